@@ -1,0 +1,5 @@
+"""`python -m fleet_tui` runs the command line."""
+
+from fleet_tui.cli import main
+
+raise SystemExit(main())

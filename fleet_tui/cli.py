@@ -1,0 +1,81 @@
+"""Command-line entry point: `fleet-tui [TARGET]` opens the app; `fleet-tui COMMAND ...` runs
+a headless command.
+
+Each headless command lives in `fleet_tui/commands/<name>.py` and exposes
+`add_arguments(parser)` and `run(args) -> int`. Command modules import their heavy
+dependencies inside `run`, and none of them imports `fleet_tui.ui`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from fleet_tui import __version__
+from fleet_tui.envs.base import EnvError
+
+COMMANDS: dict[str, str] = {
+    "envs": "list the envs a Fleet host offers",
+    "tools": "list the union of MCP tools of a target",
+    "call": "call one tool and print its result",
+    "reset": "reset the env",
+    "verify": "run a task's verifier",
+    "tasks": "list the tasks of an OpenEnv server",
+    "state": "show an OpenEnv server's metadata, schema and session state",
+    "check": "check task files: verifiers fail untouched and pass with gold sessions",
+    "replay": "re-run a recorded session on a fresh env and compare results",
+    "local": "run the embedded local Fleet host",
+    "demo": "open the app on the bundled computer-use env (embedded host)",
+}
+
+
+def _command_module(name: str):
+    return importlib.import_module(f"fleet_tui.commands.{name}")
+
+
+def build_command_parser(name: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"fleet-tui {name}", description=COMMANDS[name])
+    _command_module(name).add_arguments(parser)
+    return parser
+
+
+def build_app_parser() -> argparse.ArgumentParser:
+    from fleet_tui.commands import app
+
+    commands = "\n".join(f"  {name:<8} {help}" for name, help in COMMANDS.items())
+    parser = argparse.ArgumentParser(
+        prog="fleet-tui",
+        description="Explore and debug RL environments: Fleet, OpenEnv and MCP.",
+        epilog=f"commands (fleet-tui COMMAND --help):\n{commands}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"fleet-tui {__version__}")
+    app.add_arguments(parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in COMMANDS:
+        name, rest = argv[0], argv[1:]
+        parser = build_command_parser(name)
+        module = _command_module(name)
+    else:
+        rest = argv
+        parser = build_app_parser()
+        from fleet_tui.commands import app as module
+    args = parser.parse_args(rest)
+    try:
+        return int(module.run(args) or 0)
+    except EnvError as error:
+        print(f"fleet-tui: {error.message}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("fleet-tui: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

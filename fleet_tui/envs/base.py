@@ -1,0 +1,266 @@
+"""The one protocol every environment adapter speaks, and the models that cross it.
+
+The UI and the headless commands talk to an `Env` and nothing else: they never import
+fleet-python, mcp, httpx or websockets. An adapter (Fleet, OpenEnv, plain MCP) turns its own
+wire format into these models.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
+
+# Bytes travel as base64 when a model is dumped to JSON (session files, --json output).
+Base64Bytes = Annotated[
+    bytes,
+    PlainSerializer(lambda b: base64.b64encode(b).decode("ascii"), return_type=str, when_used="json"),
+]
+
+Progress = Callable[[str], None]
+"""A callback that receives one line of human-readable progress ("Creating instance…")."""
+
+
+class EnvError(Exception):
+    """Something went wrong reaching or driving an environment; the message is for the user.
+
+    `exit_code` follows the CLI contract: 1 for a tool or verifier failure, 2 for usage,
+    connection or provisioning errors.
+    """
+
+    def __init__(self, message: str, *, exit_code: int = 2) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+# ---------------------------------------------------------------------------------------------
+# Tools
+
+
+class Tool(BaseModel):
+    """One MCP tool, with the endpoint that owns it in a union of endpoints."""
+
+    name: str
+    description: str = ""
+    title: str | None = None
+    input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
+    output_schema: dict[str, Any] | None = None
+    endpoint: str = ""
+    """The URL (or other label) of the endpoint that answers calls to this tool."""
+
+
+class ToolConflict(BaseModel):
+    """Two endpoints offer a tool of the same name with different schemas (first one wins)."""
+
+    name: str
+    kept_endpoint: str
+    other_endpoint: str
+
+
+# ---------------------------------------------------------------------------------------------
+# Results: an ordered list of content blocks
+
+
+class TextBlock(BaseModel):
+    type: Literal["text"] = "text"
+    text: str
+
+    def parsed_json(self) -> Any | None:
+        """The text parsed as JSON when it is a JSON object or array, else None."""
+        stripped = self.text.lstrip()
+        if not stripped or stripped[0] not in "[{":
+            return None
+        try:
+            return json.loads(self.text)
+        except ValueError:
+            return None
+
+
+class ImageBlock(BaseModel):
+    type: Literal["image"] = "image"
+    mime_type: str = "image/png"
+    data: Base64Bytes
+
+
+class AudioBlock(BaseModel):
+    type: Literal["audio"] = "audio"
+    mime_type: str = "audio/wav"
+    data: Base64Bytes
+
+
+class ResourceBlock(BaseModel):
+    """An embedded resource: text or binary contents at a URI."""
+
+    type: Literal["resource"] = "resource"
+    uri: str
+    mime_type: str | None = None
+    text: str | None = None
+    blob: Base64Bytes | None = None
+
+
+class ResourceLinkBlock(BaseModel):
+    type: Literal["resource_link"] = "resource_link"
+    uri: str
+    name: str = ""
+    description: str | None = None
+    mime_type: str | None = None
+
+
+class UnknownBlock(BaseModel):
+    """A content block of a type we do not know; kept whole so nothing is lost."""
+
+    type: Literal["unknown"] = "unknown"
+    raw: Any
+
+
+ContentBlock = Annotated[
+    TextBlock | ImageBlock | AudioBlock | ResourceBlock | ResourceLinkBlock | UnknownBlock,
+    Field(discriminator="type"),
+]
+
+
+class ToolResult(BaseModel):
+    """What one tool call gave back."""
+
+    blocks: list[ContentBlock] = Field(default_factory=list)
+    is_error: bool = False
+    structured: Any | None = None
+    """The result's structured content, if any."""
+    error_kind: str | None = None
+    """A short name for the kind of failure when `is_error` (for example an OpenEnv error_type)."""
+    latency_s: float = 0.0
+    endpoint: str = ""
+    size_bytes: int = 0
+    """Approximate size of the result on the wire."""
+    reward: float | None = None
+    done: bool | None = None
+    """Episode reward and done flag, for environments that have episodes (OpenEnv)."""
+    raw: Any | None = None
+    """The result as it arrived (JSON-compatible), for the Raw view."""
+
+    def text(self) -> str:
+        """All text blocks joined by newlines."""
+        return "\n".join(b.text for b in self.blocks if isinstance(b, TextBlock))
+
+    def images(self) -> list[ImageBlock]:
+        return [b for b in self.blocks if isinstance(b, ImageBlock)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Environment description and state
+
+
+class EndpointState(StrEnum):
+    CONNECTING = "connecting"
+    UP = "up"
+    DOWN = "down"
+    CLOSED = "closed"
+
+
+class EndpointStatus(BaseModel):
+    url: str
+    state: EndpointState = EndpointState.CONNECTING
+    tool_count: int = 0
+    error: str | None = None
+
+
+class EnvInfo(BaseModel):
+    """What the status bar and `--json` outputs say about the environment."""
+
+    kind: Literal["fleet", "local", "mcp", "openenv"]
+    env_key: str | None = None
+    version: str | None = None
+    instance_id: str | None = None
+    region: str | None = None
+    base_url: str | None = None
+    ttl_seconds: int | None = None
+    created_here: bool = False
+    """True when fleet-tui created the instance (and so must close it unless kept)."""
+    keep: bool = False
+
+
+class ResetResult(BaseModel):
+    success: bool = True
+    message: str = ""
+    seed: int | None = None
+    result: ToolResult | None = None
+    """For episodic envs, the first observation after reset."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Tasks and verdicts
+
+
+class Task(BaseModel):
+    """A task in Fleet's task-file format, or one served by an OpenEnv task route."""
+
+    model_config = ConfigDict(extra="allow")
+
+    key: str
+    prompt: str = ""
+    env_key: str | None = None
+    version: str | None = None
+    data_key: str | None = None
+    env_variables: dict[str, Any] = Field(default_factory=dict)
+    task_modality: str | None = None
+    verifier_code: str | None = None
+    split: str | None = None
+    index: int | None = None
+
+
+class Verdict(BaseModel):
+    """The outcome of running one verifier."""
+
+    task_key: str | None = None
+    success: bool
+    """True when the verifier ran without raising (not whether the task passed)."""
+    score: float | None = None
+    passed: bool = False
+    stdout: str = ""
+    error_type: str | None = None
+    error_message: str | None = None
+    traceback: str | None = None
+    execution_time_ms: float | None = None
+    mode: Literal["remote", "local", "openenv"] = "remote"
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol
+
+
+@runtime_checkable
+class Env(Protocol):
+    """An environment fleet-tui can drive. All methods are coroutines run on one event loop.
+
+    Lifecycle: `await env.connect()`, any number of calls, `await env.close()`. `close()` is
+    idempotent and releases everything the env created (unless the user asked to keep it).
+    """
+
+    info: EnvInfo
+
+    async def connect(self, progress: Progress | None = None) -> None:
+        """Provision or attach, then open the MCP (or session) connections."""
+        ...
+
+    async def list_tools(self, refresh: bool = False) -> list[Tool]:
+        """The union of tools; cached after the first listing unless `refresh`."""
+        ...
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        """Call one tool. A tool-level failure is a result with `is_error`, not an exception."""
+        ...
+
+    async def reset(self, seed: int | None = None) -> ResetResult: ...
+
+    def endpoints(self) -> list[EndpointStatus]: ...
+
+    def warnings(self) -> list[str]:
+        """Things the user should know that did not stop the env working."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,163 @@
+"""Which environment to reach: the target options every command and the app share.
+
+A `Target` is parsed from the command line; `make_env` turns it into an `Env` adapter
+(not yet connected). This module imports no adapter at module level, so `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+from fleet_tui.envs.base import EnvError
+
+if TYPE_CHECKING:
+    from fleet_tui.envs.base import Env
+
+
+class Target(BaseModel):
+    """Where the environment is and how to provision it."""
+
+    env_key: str | None = None
+    """`name[:version]` of a Fleet env to provision."""
+    instance: str | None = None
+    """Attach to this running Fleet instance instead of provisioning."""
+    local: bool = False
+    """Use the embedded local Fleet host (started in this process)."""
+    base_url: str | None = None
+    """Another Fleet-compatible host."""
+    mcp: list[str] = Field(default_factory=list)
+    """Plain MCP streamable-HTTP endpoints."""
+    openenv: str | None = None
+    """An OpenEnv environment server."""
+    data_key: str | None = None
+    region: str | None = None
+    image_type: str | None = None
+    ttl_seconds: int | None = None
+    env_variables: dict[str, str] = Field(default_factory=dict)
+    keep: bool = False
+    api_key: str | None = Field(default=None, exclude=True, repr=False)
+
+    @property
+    def kind(self) -> str:
+        if self.openenv:
+            return "openenv"
+        if self.mcp and not (self.env_key or self.instance):
+            return "mcp"
+        return "local" if self.local else "fleet"
+
+    def describe(self) -> str:
+        """A short human label: what the status bar shows before connecting."""
+        if self.openenv:
+            return f"openenv {self.openenv}"
+        if self.kind == "mcp":
+            return "mcp " + ", ".join(self.mcp)
+        what = self.env_key or f"instance {self.instance}"
+        where = "local" if self.local else (self.base_url or "fleet")
+        return f"{what} @ {where}"
+
+
+def add_target_arguments(parser: argparse.ArgumentParser, *, env_key_required: bool = False) -> None:
+    """The target options, identical for every command and the app."""
+    parser.add_argument(
+        "env_key",
+        nargs=None if env_key_required else "?",
+        metavar="ENV_KEY",
+        help="Fleet env to provision, as name or name:version",
+    )
+    group = parser.add_argument_group("target")
+    group.add_argument("--instance", metavar="ID", help="attach to a running Fleet instance")
+    group.add_argument(
+        "--local", action="store_true", help="use the embedded local Fleet host (no API key)"
+    )
+    group.add_argument("--base-url", metavar="URL", help="another Fleet-compatible host")
+    group.add_argument(
+        "--mcp", action="append", default=[], metavar="URL", help="a plain MCP endpoint (repeatable)"
+    )
+    group.add_argument("--openenv", metavar="URL", help="an OpenEnv environment server")
+    group.add_argument("--data-key", metavar="KEY[:VERSION]", help="data snapshot to seed from")
+    group.add_argument("--region", help="Fleet region")
+    group.add_argument("--image-type", help="instance image type")
+    group.add_argument("--ttl", type=int, metavar="SECONDS", help="instance time to live")
+    group.add_argument(
+        "--env",
+        dest="env_variables",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="environment variable for the instance (repeatable)",
+    )
+    group.add_argument(
+        "--keep", action="store_true", help="leave the instance running on exit (prints its id)"
+    )
+
+
+def target_from_args(args: argparse.Namespace) -> Target:
+    """Build and check a Target; raises EnvError (exit 2) with a one-line message."""
+    env_variables: dict[str, str] = {}
+    for item in args.env_variables:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise EnvError(f"--env expects KEY=VALUE, got {item!r}")
+        env_variables[key] = value
+    target = Target(
+        env_key=args.env_key,
+        instance=args.instance,
+        local=args.local,
+        base_url=args.base_url,
+        mcp=list(args.mcp),
+        openenv=args.openenv,
+        data_key=args.data_key,
+        region=args.region,
+        image_type=args.image_type,
+        ttl_seconds=args.ttl,
+        env_variables=env_variables,
+        keep=args.keep,
+        api_key=os.environ.get("FLEET_API_KEY") or None,
+    )
+    check_target(target)
+    return target
+
+
+def check_target(target: Target) -> None:
+    """Reject targets that cannot work, before anything is provisioned."""
+    chosen = [bool(target.openenv), bool(target.env_key or target.instance or target.local)]
+    if sum(chosen) > 1:
+        raise EnvError("--openenv cannot be combined with a Fleet env key, --instance or --local")
+    if target.local and target.base_url:
+        raise EnvError("--local and --base-url are alternatives: pick one")
+    if target.env_key and target.instance:
+        raise EnvError("give either ENV_KEY to provision or --instance ID to attach, not both")
+    if not (target.openenv or target.mcp or target.env_key or target.instance):
+        raise EnvError("no target: give ENV_KEY (with --local for the embedded host), "
+                       "--instance ID, --openenv URL or --mcp URL")
+    needs_key = (
+        target.kind == "fleet" and not target.base_url and not _has_stored_credentials()
+    )
+    if needs_key and not target.api_key:
+        raise EnvError(
+            "FLEET_API_KEY is not set: set it to use the Fleet cloud, "
+            "or add --local to run on the embedded local host"
+        )
+
+
+def _has_stored_credentials() -> bool:
+    return os.path.exists(os.path.expanduser("~/.fleet/credentials.json"))
+
+
+def make_env(target: Target, **options: Any) -> Env:
+    """The adapter for a target, not yet connected."""
+    if target.kind == "openenv":
+        from fleet_tui.envs.openenv import OpenEnvEnv
+
+        return OpenEnvEnv(target, **options)
+    if target.kind == "mcp":
+        from fleet_tui.envs.mcp_union import McpEnv
+
+        return McpEnv(target, **options)
+    from fleet_tui.envs.fleet import FleetEnv
+
+    return FleetEnv(target, **options)

@@ -1,0 +1,7 @@
+"""Shared fixtures live in tests/fixtures/, one module per area, loaded as pytest plugins."""
+
+pytest_plugins = [
+    "tests.fixtures.local_host",
+    "tests.fixtures.mcp_servers",
+    "tests.fixtures.openenv_servers",
+]
