@@ -1,0 +1,101 @@
+"""Load a session file back: events in order, calls paired with their results.
+
+A session cut short by a crash is still readable: a truncated or garbled last line is
+skipped and reported in `Session.problems`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from fleet_tui.envs.base import EnvError, ImageBlock, Task, ToolResult
+from fleet_tui.session.events import (
+    EVENT_ADAPTER,
+    CallEvent,
+    ConnectEvent,
+    RecordedResult,
+    ResultEvent,
+    SessionEvent,
+    StoredImage,
+    TaskEvent,
+    VerifyEvent,
+)
+
+
+@dataclass
+class Step:
+    """One recorded call and, if it came back before the session ended, its result."""
+
+    call: CallEvent
+    result: ResultEvent | None = None
+
+
+@dataclass
+class Session:
+    path: Path
+    events: list[SessionEvent] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def steps(self) -> list[Step]:
+        """Every call in order, each with its result."""
+        results = {e.call_seq: e for e in self.events if isinstance(e, ResultEvent)}
+        return [
+            Step(call=e, result=results.get(e.seq)) for e in self.events if isinstance(e, CallEvent)
+        ]
+
+    def task(self) -> Task | None:
+        """The last task the session switched to."""
+        tasks = [e.task for e in self.events if isinstance(e, TaskEvent)]
+        return tasks[-1] if tasks else None
+
+    def connect(self) -> ConnectEvent | None:
+        return next((e for e in self.events if isinstance(e, ConnectEvent)), None)
+
+    def verdicts(self) -> list[VerifyEvent]:
+        return [e for e in self.events if isinstance(e, VerifyEvent)]
+
+    def tool_result(self, recorded: RecordedResult) -> ToolResult:
+        """Rebuild a full ToolResult, reading images back from beside the session file."""
+        blocks = []
+        for block in recorded.blocks:
+            if isinstance(block, StoredImage):
+                image_path = self.path.parent / block.file
+                try:
+                    data = image_path.read_bytes()
+                except OSError as error:
+                    raise EnvError(
+                        f"session image missing: {image_path} ({error.strerror})"
+                    ) from None
+                blocks.append(ImageBlock(mime_type=block.mime_type, data=data))
+            else:
+                blocks.append(block)
+        return ToolResult(blocks=blocks, **recorded.model_dump(exclude={"blocks"}))
+
+
+def load_session(path: str | Path) -> Session:
+    """Read a session file; raises EnvError (one line) when it cannot be read at all."""
+    session = Session(path=Path(path))
+    try:
+        lines = session.path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as error:
+        raise EnvError(f"cannot read session file {path}: {error.strerror}") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            session.events.append(EVENT_ADAPTER.validate_python(json.loads(line)))
+        except (ValueError, ValidationError) as error:
+            last = number == len(lines)
+            what = "truncated last line" if last else "unreadable line"
+            session.problems.append(f"line {number}: {what} skipped ({_first_line(error)})")
+    if not session.events:
+        raise EnvError(f"{path} holds no session events")
+    return session
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0][:120]

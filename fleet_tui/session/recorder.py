@@ -1,0 +1,175 @@
+"""Append every event of a session to a JSONL file as it happens.
+
+Each event is one line, written and flushed at once, so a crash loses nothing that already
+happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), secrets never
+reach the disk (see `redact`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from fleet_tui.envs.base import (
+    EnvInfo,
+    ImageBlock,
+    ResetResult,
+    Task,
+    ToolResult,
+    Verdict,
+)
+from fleet_tui.session.events import (
+    CallEvent,
+    ConnectEvent,
+    ErrorEvent,
+    RecordedResult,
+    ResetEvent,
+    ResultEvent,
+    SessionStart,
+    StoredImage,
+    TaskEvent,
+    VerifyEvent,
+)
+from fleet_tui.session.redact import redact
+
+_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
+
+
+def sessions_dir() -> Path:
+    """Where sessions go by default: `$XDG_STATE_HOME/fleet-tui/sessions` (or ~/.local/state)."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return Path(state) / "fleet-tui" / "sessions"
+
+
+def default_session_path(label: str | None = None, now: datetime | None = None) -> Path:
+    """A fresh file name in `sessions_dir()`, from the time and a label such as the env key."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S-%f")
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", label or "session").strip("_") or "session"
+    return sessions_dir() / f"{stamp}-{safe}.jsonl"
+
+
+def images_dir(session_path: Path) -> Path:
+    return session_path.with_suffix(".images")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class SessionRecorder:
+    """Writes one session file. Use as a context manager, or call `close()`."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] | None = self.path.open("a", encoding="utf-8")
+        self._seq = 0
+        self.last_call_seq: int | None = None
+        self._write(SessionStart(seq=self._next(), at=_now()))
+
+    def __enter__(self) -> SessionRecorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    # -- events ----------------------------------------------------------------------------
+
+    def connect(
+        self, target: Any = None, info: EnvInfo | None = None, tools: list[str] = ()
+    ) -> int:
+        target_dict = target.model_dump(mode="json") if hasattr(target, "model_dump") else target
+        event = ConnectEvent(
+            seq=self._next(), at=_now(), target=target_dict or {}, info=info, tools=list(tools)
+        )
+        return self._write(event)
+
+    def reset(self, seed: int | None = None, result: ResetResult | None = None) -> int:
+        outcome = result or ResetResult()
+        event = ResetEvent(
+            seq=self._next(),
+            at=_now(),
+            seed=seed if seed is not None else outcome.seed,
+            success=outcome.success,
+            message=outcome.message,
+            result=self._stored_result(outcome.result) if outcome.result else None,
+        )
+        return self._write(event)
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> int:
+        """Record a call before it is sent; returns its seq for `result`."""
+        seq = self._write(CallEvent(seq=self._next(), at=_now(), tool=tool, arguments=arguments))
+        self.last_call_seq = seq
+        return seq
+
+    def result(self, call_seq: int, result: ToolResult) -> int:
+        stored = self._stored_result(result)
+        return self._write(
+            ResultEvent(seq=self._next(), at=_now(), call_seq=call_seq, result=stored)
+        )
+
+    def error(self, message: str, call_seq: int | None = None) -> int:
+        return self._write(
+            ErrorEvent(seq=self._next(), at=_now(), message=message, call_seq=call_seq)
+        )
+
+    def task(self, task: Task | None) -> int:
+        return self._write(TaskEvent(seq=self._next(), at=_now(), task=task))
+
+    def verify(self, verdict: Verdict, final_answer: str | None = None) -> int:
+        event = VerifyEvent(
+            seq=self._next(),
+            at=_now(),
+            task_key=verdict.task_key,
+            final_answer=final_answer,
+            after_seq=self.last_call_seq,
+            verdict=verdict,
+        )
+        return self._write(event)
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def _next(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _write(self, event: Any) -> int:
+        if self._file is None:
+            raise ValueError(f"session file {self.path} is closed")
+        data = redact(event.model_dump(mode="json"))
+        self._file.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self._file.flush()
+        return event.seq
+
+    def _stored_result(self, result: ToolResult) -> RecordedResult:
+        blocks: list[Any] = []
+        for block in result.blocks:
+            blocks.append(self._store_image(block) if isinstance(block, ImageBlock) else block)
+        fields = result.model_dump(exclude={"blocks", "raw"})
+        return RecordedResult(blocks=blocks, **fields)
+
+    def _store_image(self, block: ImageBlock) -> StoredImage:
+        digest = hashlib.sha256(block.data).hexdigest()
+        extension = _EXTENSIONS.get(block.mime_type, "bin")
+        folder = images_dir(self.path)
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{digest}.{extension}"
+        if not target.exists():
+            partial = target.with_suffix(".part")
+            partial.write_bytes(block.data)
+            partial.replace(target)
+        return StoredImage(
+            mime_type=block.mime_type, sha256=digest, file=f"{folder.name}/{target.name}"
+        )

@@ -1,0 +1,44 @@
+"""Keep secrets out of session files: API keys, bearer tokens, anything named like a secret."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+REDACTED = "[redacted]"
+
+SECRET_NAME = re.compile(
+    r"(api|access|secret|private|auth|client)[-_]?key|token|secret|passw|authori[sz]ation"
+    r"|cookie|credential",
+    re.I,
+)
+"""Argument and header names whose values are never written. Names like `issue_key`,
+`project_key` or a bare `key` (a key to press) are ordinary data an env needs on replay."""
+
+BEARER = re.compile(r"(Bearer\s+)[A-Za-z0-9._~+/=-]+", re.I)
+
+SECRET_ENV_VARS = ("FLEET_API_KEY",)
+
+
+def _secret_values() -> list[str]:
+    return [v for name in SECRET_ENV_VARS if len(v := os.environ.get(name, "")) >= 4]
+
+
+def redact(value: Any, secrets: list[str] | None = None) -> Any:
+    """A copy of a JSON-like value with secret-named fields and known secret values removed."""
+    secrets = _secret_values() if secrets is None else secrets
+    if isinstance(value, dict):
+        return {
+            k: REDACTED
+            if isinstance(k, str) and SECRET_NAME.search(k) and isinstance(v, str) and v
+            else redact(v, secrets)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [redact(v, secrets) for v in value]
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, REDACTED)
+        return BEARER.sub(r"\1" + REDACTED, value)
+    return value

@@ -1,0 +1,178 @@
+"""Session recording: one flushed JSON line per event, images by hash, secrets redacted."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from PIL import Image
+
+from fleet_tui.envs.base import (
+    EnvError,
+    EnvInfo,
+    ImageBlock,
+    ResetResult,
+    Task,
+    TextBlock,
+    ToolResult,
+    Verdict,
+)
+from fleet_tui.session.reader import load_session
+from fleet_tui.session.recorder import SessionRecorder, default_session_path, images_dir
+from fleet_tui.session.redact import REDACTED
+from fleet_tui.targets import Target
+
+
+def png(color: str) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 6), color).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_every_event_round_trips(tmp_path):
+    path = tmp_path / "s.jsonl"
+    image = png("red")
+    task = Task(key="t1", prompt="Do it", env_key="tracker", verifier_code="def v(env): return 1")
+    with SessionRecorder(path) as recorder:
+        recorder.connect(Target(env_key="tracker", local=True), EnvInfo(kind="local"), ["a", "b"])
+        recorder.reset(seed=3, result=ResetResult(message="ok"))
+        recorder.task(task)
+        seq = recorder.call("look", {"x": 1})
+        recorder.result(
+            seq,
+            ToolResult(
+                blocks=[TextBlock(text="hi"), ImageBlock(data=image)],
+                structured={"n": 1},
+                raw={"huge": "copy"},
+            ),
+        )
+        recorder.verify(Verdict(task_key="t1", success=True, score=1.0, passed=True))
+
+    session = load_session(path)
+    assert [e.event for e in session.events] == [
+        "session",
+        "connect",
+        "reset",
+        "task",
+        "call",
+        "result",
+        "verify",
+    ]
+    assert session.problems == []
+    assert session.task() == task
+    assert session.connect().tools == ["a", "b"]
+    (step,) = session.steps()
+    assert step.call.arguments == {"x": 1}
+    rebuilt = session.tool_result(step.result.result)
+    assert rebuilt.text() == "hi" and rebuilt.structured == {"n": 1}
+    assert rebuilt.images()[0].data == image
+    assert session.verdicts()[0].after_seq == seq
+
+
+def test_images_stored_once_by_hash_not_inline(tmp_path):
+    path = tmp_path / "s.jsonl"
+    image = png("blue")
+    with SessionRecorder(path) as recorder:
+        for _ in range(2):
+            seq = recorder.call("computer", {"action": "screenshot"})
+            recorder.result(seq, ToolResult(blocks=[ImageBlock(data=image)]))
+    digest = hashlib.sha256(image).hexdigest()
+    assert [p.name for p in images_dir(path).iterdir()] == [f"{digest}.png"]
+    text = path.read_text()
+    assert digest in text
+    assert "iVBOR" not in text  # no base64 PNG inline
+
+
+def test_secrets_never_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLEET_API_KEY", "sk-live-very-secret-123")
+    path = tmp_path / "s.jsonl"
+    target = Target(
+        env_key="tracker",
+        api_key="sk-live-very-secret-123",
+        env_variables={"OPENAI_API_KEY": "sk-other-456", "MODE": "fast"},
+    )
+    with SessionRecorder(path) as recorder:
+        recorder.connect(target)
+        seq = recorder.call(
+            "login",
+            {
+                "user": "ann",
+                "password": "hunter2",
+                "api_key": "abc123",
+                "issue_key": "TRK-1",
+                "headers": {"Authorization": "Bearer zzz999"},
+                "max_tokens": 50,
+                "note": "my key is sk-live-very-secret-123",
+            },
+        )
+        recorder.result(seq, ToolResult(blocks=[TextBlock(text="token sent: Bearer qqq777")]))
+    text = path.read_text()
+    for secret in (
+        "sk-live-very-secret-123",
+        "sk-other-456",
+        "hunter2",
+        "abc123",
+        "zzz999",
+        "qqq777",
+    ):
+        assert secret not in text
+    call = load_session(path).steps()[0].call
+    assert call.arguments["issue_key"] == "TRK-1"  # ordinary data survives
+    assert call.arguments["max_tokens"] == 50
+    assert call.arguments["password"] == REDACTED
+    assert "MODE" in text and "fast" in text
+
+
+def test_crash_mid_session_leaves_a_readable_file(tmp_path):
+    """A recording process killed with SIGKILL mid-write: every finished event is on disk."""
+    path = tmp_path / "crash.jsonl"
+    script = textwrap.dedent(f"""
+        import sys, time
+        from fleet_tui.envs.base import TextBlock, ToolResult
+        from fleet_tui.session.recorder import SessionRecorder
+        recorder = SessionRecorder({str(path)!r})
+        for i in range(5):
+            seq = recorder.call("echo", {{"i": i}})
+            recorder.result(seq, ToolResult(blocks=[TextBlock(text=str(i))]))
+        recorder.call("echo", {{"i": 5}})
+        recorder._file.write('{{"seq": 99, "event": "res')  # a line cut off mid-write
+        recorder._file.flush()
+        print("ready", flush=True)
+        time.sleep(60)
+    """)
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "ready"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    session = load_session(path)
+    steps = session.steps()
+    assert [s.call.arguments["i"] for s in steps] == [0, 1, 2, 3, 4, 5]
+    assert steps[-1].result is None  # the call in flight when it died
+    assert session.tool_result(steps[4].result.result).text() == "4"
+    assert len(session.problems) == 1 and "truncated last line" in session.problems[0]
+
+
+def test_default_path_under_xdg_state_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    path = default_session_path("tracker:1.0")
+    assert path.parent == tmp_path / "fleet-tui" / "sessions"
+    assert path.name.endswith("-tracker_1.0.jsonl")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_session_path().parent == tmp_path / "home/.local/state/fleet-tui/sessions"
+
+
+def test_unreadable_session_is_a_clear_error(tmp_path):
+    with pytest.raises(EnvError, match="cannot read session file"):
+        load_session(tmp_path / "missing.jsonl")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("not json\n")
+    with pytest.raises(EnvError, match="no session events"):
+        load_session(empty)
