@@ -1,0 +1,134 @@
+"""Local verifier mode: run a verifier on this machine, in a child process with a timeout,
+against SQLite files written from snapshots of the env's resources.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from fleet_tui.envs.base import Verdict
+from fleet_tui.tasks.snapshot import DbSnapshot, write_sqlite
+
+DEFAULT_TIMEOUT_S = 30.0
+PASSING_SCORE = 1.0
+"""Fleet's TASK_SUCCESSFUL_SCORE: a verifier returning this (or more) means the task passed."""
+
+
+def score_of(result: Any) -> float | None:
+    """A verifier's return value as a score: numbers and bools, or a dict's `score`."""
+    if isinstance(result, dict):
+        result = result.get("score")
+    if isinstance(result, bool):
+        return 1.0 if result else 0.0
+    if isinstance(result, int | float):
+        return float(result)
+    return None
+
+
+def verdict_from_outcome(
+    outcome: dict[str, Any], *, task_key: str | None, elapsed_ms: float, mode: str
+) -> Verdict:
+    """A Verdict from the child's (or a Fleet execute response's) outcome fields."""
+    score = score_of(outcome.get("result")) if outcome.get("success") else None
+    return Verdict(
+        task_key=task_key,
+        success=bool(outcome.get("success")),
+        score=score,
+        passed=bool(outcome.get("success")) and score is not None and score >= PASSING_SCORE,
+        stdout=outcome.get("stdout") or "",
+        error_type=outcome.get("error_type"),
+        error_message=outcome.get("error_message"),
+        traceback=outcome.get("traceback"),
+        execution_time_ms=elapsed_ms,
+        mode=mode,  # type: ignore[arg-type]
+    )
+
+
+async def run_verifier_files(
+    code: str,
+    databases: dict[str, Path],
+    *,
+    final_answer: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    task_key: str | None = None,
+) -> Verdict:
+    """Run `code` in a child process against SQLite files ({resource name: path})."""
+    with tempfile.TemporaryDirectory(prefix="fleet-tui-verify-") as scratch:
+        request_path, result_path = Path(scratch, "request.json"), Path(scratch, "result.json")
+        request = {
+            "code": code,
+            "databases": {name: str(path) for name, path in databases.items()},
+            "final_answer": final_answer,
+        }
+        request_path.write_text(json.dumps(request), encoding="utf-8")
+        started = time.perf_counter()
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "fleet_tui.tasks.verifier_child",
+            str(request_path),
+            str(result_path),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), timeout_s)
+        except (TimeoutError, asyncio.CancelledError) as stop:
+            process.kill()
+            await process.wait()
+            if isinstance(stop, asyncio.CancelledError):
+                raise
+            outcome = {
+                "success": False,
+                "error_type": "Timeout",
+                "error_message": f"the verifier did not finish within {timeout_s:g} s",
+            }
+        else:
+            outcome = _read_outcome(result_path, process.returncode, out, err)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+    return verdict_from_outcome(outcome, task_key=task_key, elapsed_ms=elapsed_ms, mode="local")
+
+
+def _read_outcome(result_path: Path, returncode: int | None, out: bytes, err: bytes) -> dict:
+    try:
+        outcome = json.loads(result_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        tail = err.decode(errors="replace").strip().splitlines()[-5:]
+        return {
+            "success": False,
+            "error_type": "VerifierCrashed",
+            "error_message": f"the verifier process exited with status {returncode}",
+            "traceback": "\n".join(tail) or None,
+            "stdout": out.decode(errors="replace"),
+        }
+    # Output written straight to the process's stdout (not through print) is kept too.
+    direct = out.decode(errors="replace")
+    if direct:
+        outcome["stdout"] = (outcome.get("stdout") or "") + direct
+    return outcome
+
+
+async def run_verifier_snapshots(
+    code: str,
+    snapshots: dict[str, DbSnapshot],
+    *,
+    final_answer: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    task_key: str | None = None,
+) -> Verdict:
+    """Write each snapshot to a SQLite file, then `run_verifier_files`."""
+    with tempfile.TemporaryDirectory(prefix="fleet-tui-dbs-") as scratch:
+        databases = {
+            name: await asyncio.to_thread(write_sqlite, snapshot, Path(scratch, f"{name}.db"))
+            for name, snapshot in snapshots.items()
+        }
+        return await run_verifier_files(
+            code, databases, final_answer=final_answer, timeout_s=timeout_s, task_key=task_key
+        )

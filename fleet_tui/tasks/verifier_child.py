@@ -1,0 +1,132 @@
+"""Run one verifier in this child process: `python -m fleet_tui.tasks.verifier_child REQ OUT`.
+
+REQUEST is a JSON file `{code, databases: {name: path}, final_answer}`; the outcome is written
+to RESULT as JSON `{success, result, stdout, error_type, error_message, traceback}`. The
+verifier gets a fleet-python env in local file mode (`Fleet().instance({name: path})`), so
+`env.db("current")` and `env.db("seed")` behave as they do on a Fleet instance. The parent
+kills this process on timeout; nothing here runs in the UI's process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import io
+import json
+import re
+import sys
+import traceback
+from typing import Any
+
+FILENAME = "<verifier>"
+
+# The SDK's own local executor strips these: the decorator and fleet imports need a server.
+_STRIP = [
+    re.compile(r"^\s*@verifier\([^)]*\)\s*$", re.M),
+    re.compile(r"^from fleet\.verifiers.*import.*$", re.M),
+    re.compile(r"^from fleet import verifier.*$", re.M),
+]
+
+
+def _namespace() -> dict[str, Any]:
+    """The helpers a Fleet verifier can use without importing them."""
+    from fleet.verifiers import local_executor as sdk
+
+    names = [
+        "TASK_SUCCESSFUL_SCORE",
+        "TASK_FAILED_SCORE",
+        "normalized_contains",
+        "normalized_string_comparison",
+        "extract_numbers",
+        "contains_number",
+        "DatabaseSnapshot",
+        "IgnoreConfig",
+        "SnapshotDiff",
+    ]
+    helpers = {name: getattr(sdk, name) for name in names if hasattr(sdk, name)}
+    return {"__name__": "verifier", "__builtins__": __builtins__, "json": json, "re": re, **helpers}
+
+
+def _error(kind: str, message: str, trace: str | None = None, stdout: str = "") -> dict[str, Any]:
+    return {
+        "success": False,
+        "result": None,
+        "stdout": stdout,
+        "error_type": kind,
+        "error_message": message,
+        "traceback": trace,
+    }
+
+
+def _verifier_function(namespace: dict[str, Any]) -> Any | None:
+    """The first function the verifier code itself defines."""
+    for value in namespace.values():
+        if inspect.isfunction(value) and value.__code__.co_filename == FILENAME:
+            return value
+    return None
+
+
+def _local_env(databases: dict[str, str]) -> Any:
+    from fleet import Fleet
+
+    return Fleet(api_key="local-verifier").instance(dict(databases))
+
+
+def run(request: dict[str, Any]) -> dict[str, Any]:
+    code = request["code"]
+    for pattern in _STRIP:
+        code = pattern.sub("", code)
+    try:
+        compiled = compile(code, FILENAME, "exec")
+    except SyntaxError as error:
+        where = f"line {error.lineno}" if error.lineno else "unknown line"
+        return _error("SyntaxError", f"{error.msg} ({where})", traceback.format_exc(limit=0))
+
+    namespace = _namespace()
+    stdout = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(stdout):
+            exec(compiled, namespace)
+            function = _verifier_function(namespace)
+            if function is None:
+                return _error(
+                    "MissingFunction",
+                    "the verifier code defines no function",
+                    stdout=stdout.getvalue(),
+                )
+            env = _local_env(request["databases"])
+            arity = len(inspect.signature(function).parameters)
+            args = [env, request.get("final_answer")][:arity]
+            result = function(*args)
+            if inspect.isawaitable(result):
+                import asyncio
+
+                result = asyncio.run(result)
+    except BaseException as error:  # the verifier's failure is the answer, whatever it is
+        return _error(type(error).__name__, str(error), traceback.format_exc(), stdout.getvalue())
+    try:
+        json.dumps(result)
+    except (TypeError, ValueError):
+        result = repr(result)
+    return {
+        "success": True,
+        "result": result,
+        "stdout": stdout.getvalue(),
+        "error_type": None,
+        "error_message": None,
+        "traceback": None,
+    }
+
+
+def main(argv: list[str]) -> int:
+    request_path, result_path = argv
+    with open(request_path, encoding="utf-8") as handle:
+        request = json.load(handle)
+    outcome = run(request)
+    with open(result_path, "w", encoding="utf-8") as handle:
+        json.dump(outcome, handle)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
