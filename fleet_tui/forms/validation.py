@@ -1,0 +1,139 @@
+"""Validate arguments with `jsonschema` and map each error to the field it belongs to."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from jsonschema import Draft202012Validator, FormatChecker, validators
+from jsonschema.exceptions import ValidationError
+
+from fleet_tui.forms.schema import Schema
+
+Path = tuple[str | int, ...]
+_MAX_MESSAGE = 200
+_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One problem with the arguments: where (keys and indexes) and what."""
+
+    path: Path
+    message: str
+
+
+def _format_checker() -> FormatChecker:
+    """The standard checker plus RFC 3339 date-times and absolute URIs (which jsonschema
+    only checks when optional packages are installed)."""
+    checker = FormatChecker()
+    checker.checks("date-time")(_is_date_time)
+    checker.checks("uri")(_is_uri)
+    return checker
+
+
+def _is_date_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not _DATE_TIME.fullmatch(value):
+        return False
+    try:
+        datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _is_uri(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if any(c.isspace() for c in value):
+        return False
+    parts = urlsplit(value)
+    return bool(_SCHEME.fullmatch(parts.scheme)) and bool(parts.netloc or parts.path)
+
+
+FORMAT_CHECKER = _format_checker()
+
+
+class ArgumentValidator:
+    """A compiled validator for one schema (Draft 2020-12 unless `$schema` says otherwise).
+
+    A schema jsonschema cannot use (a bad regex, a reference it cannot follow) is reported once
+    in `problem` and validation is skipped rather than blocking the user.
+    """
+
+    def __init__(self, schema: Schema) -> None:
+        self.problem: str | None = None
+        try:
+            cls = validators.validator_for(schema, default=Draft202012Validator)
+            self._validator: Any = cls(schema, format_checker=FORMAT_CHECKER)
+        except Exception as exc:  # a schema of any shape must not break the form
+            self.problem = f"schema cannot be used for validation: {exc}"
+            self._validator = None
+
+    def iter_errors(self, instance: Any) -> list[ValidationError]:
+        if self._validator is None:
+            return []
+        try:
+            return list(self._validator.iter_errors(instance))
+        except Exception as exc:  # e.g. an unresolvable $ref met during validation
+            self.problem = f"schema cannot be used for validation: {exc}"
+            return []
+
+    def is_valid(self, instance: Any) -> bool:
+        return self._validator is not None and not self.iter_errors(instance)
+
+
+def map_errors(
+    errors: Iterable[ValidationError], branch_at: Callable[[Path], int | None]
+) -> list[FieldError]:
+    """Field errors for jsonschema errors. `branch_at(path)` tells which `oneOf`/`anyOf` branch
+    the form shows at a path, so a union's error is reported inside that branch."""
+    out: list[FieldError] = []
+    for error in errors:
+        out.extend(_map_one(error, branch_at))
+    return list(dict.fromkeys(out))
+
+
+def _map_one(error: ValidationError, branch_at: Callable[[Path], int | None]) -> list[FieldError]:
+    path: Path = tuple(error.absolute_path)
+    instance = error.instance
+    if error.validator == "required" and isinstance(instance, dict):
+        missing = [k for k in error.validator_value if k not in instance]
+        return [FieldError((*path, k), "required") for k in missing]
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        allowed = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        patterns = (
+            error.schema.get("patternProperties", {}) if isinstance(error.schema, dict) else {}
+        )
+        extra = [
+            k for k in instance if k not in allowed and not any(_search(p, k) for p in patterns)
+        ]
+        return [FieldError((*path, k), "unexpected key") for k in extra] or [
+            FieldError(path, _short(error.message))
+        ]
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        chosen = branch_at(path)
+        by_branch: dict[int, list[ValidationError]] = {}
+        for sub in error.context:
+            by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+        if chosen in by_branch:
+            return [e for sub in by_branch[chosen] for e in _map_one(sub, branch_at)]
+    return [FieldError(path, _short(error.message))]
+
+
+def _search(pattern: str, key: str) -> bool:
+    try:
+        return re.search(pattern, key) is not None
+    except re.error:
+        return False
+
+
+def _short(message: str) -> str:
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
