@@ -1,0 +1,82 @@
+"""Does a replayed result match the recorded one? Text and structured content must be equal,
+images equal pixel for pixel (decoded with Pillow, so re-encoding does not count as a change).
+
+`ignore_keys` names JSON object keys left out of the comparison (for example `created_at`,
+which an env fills from its own clock).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from PIL import Image, ImageChops
+
+from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
+
+
+def _without_keys(value: Any, ignore: frozenset[str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_keys(v, ignore) for k, v in value.items() if k not in ignore}
+    if isinstance(value, list):
+        return [_without_keys(v, ignore) for v in value]
+    return value
+
+
+def _text_value(block: TextBlock, ignore: frozenset[str]) -> Any:
+    parsed = block.parsed_json()
+    return block.text if parsed is None else ("json", _without_keys(parsed, ignore))
+
+
+def compare_images(expected: bytes, actual: bytes) -> str | None:
+    """None when both decode to the same pixels, else what differs."""
+    try:
+        with Image.open(io.BytesIO(expected)) as a, Image.open(io.BytesIO(actual)) as b:
+            first, second = a.convert("RGBA"), b.convert("RGBA")
+    except (OSError, ValueError) as error:
+        return f"cannot decode image ({error})"
+    if first.size != second.size:
+        return f"size {first.size[0]}x{first.size[1]} became {second.size[0]}x{second.size[1]}"
+    box = ImageChops.difference(first, second).getbbox(alpha_only=False)
+    if box is None:
+        return None
+    return f"pixels differ in the box {box}"
+
+
+def compare_results(
+    expected: ToolResult, actual: ToolResult, ignore_keys: Iterable[str] = ()
+) -> list[str]:
+    """What differs between a recorded and a replayed result; empty when they match."""
+    ignore = frozenset(ignore_keys)
+    problems: list[str] = []
+    if expected.is_error != actual.is_error:
+        problems.append(f"is_error was {expected.is_error}, now {actual.is_error}")
+    kinds = [b.type for b in expected.blocks], [b.type for b in actual.blocks]
+    if kinds[0] != kinds[1]:
+        problems.append(f"content blocks were {kinds[0]}, now {kinds[1]}")
+    for index, (old, new) in enumerate(zip(expected.blocks, actual.blocks, strict=False), 1):
+        if old.type != new.type:
+            continue
+        if isinstance(old, TextBlock) and isinstance(new, TextBlock):
+            if _text_value(old, ignore) != _text_value(new, ignore):
+                problems.append(
+                    f"text block {index} differs: {_preview(old.text)} -> {_preview(new.text)}"
+                )
+        elif isinstance(old, ImageBlock) and isinstance(new, ImageBlock):
+            if difference := compare_images(old.data, new.data):
+                problems.append(f"image block {index}: {difference}")
+        elif old.model_dump() != new.model_dump():
+            problems.append(f"{old.type} block {index} differs")
+    if _without_keys(expected.structured, ignore) != _without_keys(actual.structured, ignore):
+        problems.append(
+            f"structured content differs: {_preview(json.dumps(expected.structured, default=str))}"
+            f" -> {_preview(json.dumps(actual.structured, default=str))}"
+        )
+    return problems
+
+
+def _preview(text: str, limit: int = 60) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")

@@ -1,0 +1,97 @@
+"""Re-run a recorded session on a fresh env and say, step by step, whether results match.
+
+Resets and calls are replayed in their recorded order; each replayed result is compared with
+the recorded one (`compare.compare_results`). If the session had a task, its verifier runs at
+the end through the `verify` function the caller passes (remote or local mode).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+
+from pydantic import BaseModel, Field
+
+from fleet_tui.envs.base import Env, EnvError, Task, Verdict
+from fleet_tui.session.compare import compare_results
+from fleet_tui.session.events import CallEvent, ResetEvent, ResultEvent
+from fleet_tui.session.reader import Session
+
+VerifyFn = Callable[[Task], Awaitable[Verdict]]
+
+
+class StepOutcome(BaseModel):
+    seq: int
+    """The call's seq in the recorded session."""
+    tool: str
+    arguments: dict = Field(default_factory=dict)
+    matched: bool
+    differences: list[str] = Field(default_factory=list)
+    note: str | None = None
+    """Why a step could not be compared (no recorded result, the call raised)."""
+
+
+class ReplayReport(BaseModel):
+    session: str
+    steps: list[StepOutcome] = Field(default_factory=list)
+    resets: int = 0
+    task_key: str | None = None
+    verdict: Verdict | None = None
+
+    @property
+    def diverged(self) -> bool:
+        return any(not step.matched for step in self.steps)
+
+    @property
+    def ok(self) -> bool:
+        """Every step matched and, when there was a verifier, it passed."""
+        return not self.diverged and (self.verdict is None or self.verdict.passed)
+
+
+async def replay_session(
+    session: Session,
+    env: Env,
+    *,
+    verify: VerifyFn | None = None,
+    task: Task | None = None,
+    ignore_keys: Iterable[str] = (),
+    on_step: Callable[[StepOutcome], None] | None = None,
+) -> ReplayReport:
+    """Replay `session` on a connected `env`. `task` overrides the session's own task."""
+    task = task or session.task()
+    report = ReplayReport(session=str(session.path), task_key=task.key if task else None)
+    results = {e.call_seq: e for e in session.events if isinstance(e, ResultEvent)}
+    ignore = list(ignore_keys)
+    for event in session.events:
+        if isinstance(event, ResetEvent):
+            await env.reset(event.seed)
+            report.resets += 1
+        elif isinstance(event, CallEvent):
+            outcome = await _replay_call(session, env, event, results.get(event.seq), ignore)
+            report.steps.append(outcome)
+            if on_step:
+                on_step(outcome)
+    if task is not None and verify is not None:
+        report.verdict = await verify(task)
+    return report
+
+
+async def _replay_call(
+    session: Session, env: Env, call: CallEvent, recorded: ResultEvent | None, ignore: list[str]
+) -> StepOutcome:
+    step = StepOutcome(seq=call.seq, tool=call.tool, arguments=call.arguments, matched=True)
+    try:
+        actual = await env.call_tool(call.tool, call.arguments)
+    except EnvError as error:
+        step.matched, step.note = False, f"the call failed: {error.message}"
+        return step
+    if recorded is None:
+        step.note = "no recorded result (the session ended during this call)"
+        return step
+    try:
+        expected = session.tool_result(recorded.result)
+    except EnvError as error:
+        step.matched, step.note = False, error.message
+        return step
+    step.differences = compare_results(expected, actual, ignore)
+    step.matched = not step.differences
+    return step

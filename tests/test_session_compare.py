@@ -1,0 +1,67 @@
+"""Replay comparison: text and structured content equal, images equal by pixels."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
+from fleet_tui.session.compare import compare_images, compare_results
+
+
+def png(color, size=(10, 8), fmt="PNG", point=None):
+    image = Image.new("RGB", size, color)
+    if point:
+        image.putpixel(point, (0, 0, 0))
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt, **({"compress_level": 9} if fmt == "PNG" else {}))
+    return buffer.getvalue()
+
+
+def result(*blocks, structured=None, is_error=False):
+    return ToolResult(blocks=list(blocks), structured=structured, is_error=is_error)
+
+
+def test_equal_results_match():
+    a = result(TextBlock(text="ok"), ImageBlock(data=png("red")), structured={"n": 1})
+    assert compare_results(a, a.model_copy(deep=True)) == []
+
+
+def test_images_compare_by_pixels_not_bytes():
+    same_pixels = png("red", fmt="BMP")
+    assert same_pixels != png("red")
+    assert compare_images(png("red"), same_pixels) is None
+    assert (
+        compare_images(png("red"), png("red", point=(3, 2)))
+        == "pixels differ in the box (3, 2, 4, 3)"
+    )
+    assert compare_images(png("red"), png("red", size=(12, 8))) == "size 10x8 became 12x8"
+    assert "cannot decode" in compare_images(png("red"), b"not an image")
+
+
+def test_text_structured_and_error_differences_are_named():
+    old = result(TextBlock(text="status: open"), structured={"status": "open"})
+    new = result(TextBlock(text="status: closed"), structured={"status": "closed"}, is_error=True)
+    problems = compare_results(old, new)
+    assert problems[0] == "is_error was False, now True"
+    assert problems[1].startswith("text block 1 differs: 'status: open' -> 'status: closed'")
+    assert problems[2].startswith("structured content differs")
+
+
+def test_block_kinds_must_match():
+    problems = compare_results(result(TextBlock(text="a")), result(ImageBlock(data=png("red"))))
+    assert problems == ["content blocks were ['text'], now ['image']"]
+
+
+def test_ignored_keys_in_json_text_and_structured():
+    old = result(
+        TextBlock(text='{"id": 9, "created_at": "2026-01-01"}'),
+        structured={"id": 9, "created_at": "2026-01-01"},
+    )
+    new = result(
+        TextBlock(text='{"created_at": "2026-02-02", "id": 9}'),
+        structured={"id": 9, "created_at": "2026-02-02"},
+    )
+    assert len(compare_results(old, new)) == 2
+    assert compare_results(old, new, ignore_keys=["created_at"]) == []
