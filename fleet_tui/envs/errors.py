@@ -1,0 +1,58 @@
+"""Readable one-line messages for the exceptions the transports raise.
+
+The mcp transport reports failures as (nested) ExceptionGroups from anyio task groups; a user
+wants "connection refused", not a group of one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+
+def leaf_errors(error: BaseException) -> list[BaseException]:
+    """The non-group exceptions inside `error`, cancellations last (they are rarely the cause)."""
+    if isinstance(error, BaseExceptionGroup):
+        leaves = [leaf for inner in error.exceptions for leaf in leaf_errors(inner)]
+        return sorted(leaves, key=lambda leaf: isinstance(leaf, asyncio.CancelledError))
+    return [error]
+
+
+def describe_error(error: BaseException) -> str:
+    """One line naming what went wrong, with duplicates removed."""
+    lines: list[str] = []
+    for leaf in leaf_errors(error):
+        line = _describe_leaf(leaf)
+        if line not in lines:
+            lines.append(line)
+    return "; ".join(lines) or type(error).__name__
+
+
+def _describe_leaf(error: BaseException) -> str:
+    status = http_status(error)
+    if status is not None:
+        return f"HTTP {status} from {getattr(error, 'request', None) and error.request.url}"
+    if isinstance(error, TimeoutError):
+        return str(error) or "timed out"
+    name = type(error).__name__
+    if name == "ConnectError":
+        return f"cannot connect ({error})" if str(error) else "cannot connect"
+    message = getattr(error, "message", None) or str(error)
+    return f"{name}: {message}" if message else name
+
+
+def http_status(error: BaseException) -> int | None:
+    """The HTTP status of an httpx/httpx2 HTTPStatusError, else None."""
+    response = getattr(error, "response", None)
+    status = getattr(response, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def is_retryable(error: BaseException) -> bool:
+    """False when trying again cannot help: the server answered with a client error (4xx)."""
+    if isinstance(error.__cause__, BaseException) and error.__cause__ is not error:
+        return is_retryable(error.__cause__)
+    for leaf in leaf_errors(error):
+        status = http_status(leaf)
+        if status is not None and 400 <= status < 500 and status not in (408, 429):
+            return False
+    return True

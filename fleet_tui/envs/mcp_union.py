@@ -1,0 +1,512 @@
+"""Join N MCP streamable-HTTP endpoints into one set of tools.
+
+Each endpoint's connection is owned by one long-lived asyncio task: it enters the transport and
+the ClientSession, signals "connected", parks until asked to stop, and leaves the `async with`
+itself (anyio cancel scopes must be exited by the task that entered them). Listing and calls run
+in whichever task asks, so this works the same under `asyncio.run` and inside a Textual app.
+
+Connecting and listing are retried with backoff; a tool call never is, because it may have
+reached the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from fleet_tui.envs.base import (
+    EndpointState,
+    EndpointStatus,
+    EnvError,
+    EnvInfo,
+    Progress,
+    ResetResult,
+    TextBlock,
+    Tool,
+    ToolConflict,
+    ToolResult,
+)
+from fleet_tui.envs.errors import describe_error, is_retryable, leaf_errors
+
+if TYPE_CHECKING:
+    import mcp.types
+    from mcp.client.session import ClientSession
+
+    from fleet_tui.targets import Target
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds allowed for each kind of operation."""
+
+    connect: float = 20.0
+    list: float = 30.0
+    call: float = 300.0
+    close: float = 5.0
+    ping: float | None = 15.0
+    """How often an idle connection is checked, so a dead server shows as down (None: never)."""
+
+
+class EndpointDown(Exception):
+    """The endpoint is not connected, or its connection died; the message says why."""
+
+    def __init__(self, message: str, *, retryable: bool = True) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+class McpEndpoint:
+    """One MCP endpoint and the task that owns its connection."""
+
+    def __init__(self, url: str, headers: dict[str, str], timeouts: Timeouts) -> None:
+        self.url = url
+        self.headers = headers
+        self.timeouts = timeouts
+        self.status = EndpointStatus(url=url)
+        self._session: ClientSession | None = None
+        self._owner: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._failure: str | None = None
+        self._retryable = True
+
+    @property
+    def is_up(self) -> bool:
+        owner = self._owner
+        return (
+            self._session is not None
+            and owner is not None
+            and not owner.done()
+            and not self._stop.is_set()
+        )
+
+    async def open(self) -> None:
+        """Start the owner task and wait until the session is initialized (one attempt)."""
+        await self.close(final=False)
+        self._connected, self._stop = asyncio.Event(), asyncio.Event()
+        self._failure, self._retryable = None, True
+        self._set_state(EndpointState.CONNECTING)
+        self._owner = asyncio.create_task(self._own(), name=f"mcp-connection {self.url}")
+        try:
+            await asyncio.wait_for(self._connected.wait(), self.timeouts.connect)
+        except TimeoutError:
+            self._failure = f"no answer within {self.timeouts.connect:g}s"
+        except BaseException:
+            await self.close()
+            raise
+        if not self.is_up:
+            failure = self._failure or "connection closed"
+            await self.close(final=False)
+            self._set_state(EndpointState.DOWN, failure)
+            raise EndpointDown(failure, retryable=self._retryable)
+
+    async def _own(self) -> None:
+        from mcp.client.session import ClientSession
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        try:
+            async with (
+                create_mcp_http_client(headers=self.headers) as http_client,
+                streamable_http_client(
+                    self.url, http_client=http_client, max_sse_event_size=None
+                ) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                self._session = session
+                self._set_state(EndpointState.UP)
+                self._connected.set()
+                await self._park(session)
+        except Exception as error:  # includes ExceptionGroup from the transport's task group
+            self._failure = describe_error(error)
+            self._retryable = is_retryable(error)
+        finally:
+            self._session = None
+            self._connected.set()
+            if not self._stop.is_set():
+                self._set_state(EndpointState.DOWN, self._failure or "connection closed")
+
+    async def _park(self, session: ClientSession) -> None:
+        """Wait for the stop event, pinging the server now and then to notice it dying."""
+        while True:
+            try:
+                await asyncio.wait_for(self._stop.wait(), self.timeouts.ping)
+                return
+            except TimeoutError:
+                try:
+                    await asyncio.wait_for(session.send_ping(), self.timeouts.list)
+                except TimeoutError:
+                    raise TimeoutError(
+                        f"no answer to a ping within {self.timeouts.list:g}s"
+                    ) from None
+
+    async def request(self, make: Callable[[ClientSession], Awaitable[T]], timeout: float) -> T:
+        """Run one request on the session, failing fast if the connection dies meanwhile.
+
+        Raises EndpointDown (connection gone), TimeoutError, or what the request raised.
+        """
+        session, owner = self._session, self._owner
+        if session is None or owner is None or owner.done() or self._stop.is_set():
+            raise EndpointDown(self.status.error or "not connected")
+        call = asyncio.ensure_future(make(session))
+        try:
+            done, _ = await asyncio.wait(
+                {call, owner}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            if not call.done():
+                call.cancel()
+                with contextlib.suppress(BaseException):
+                    await call
+        if call in done:
+            try:
+                return call.result()
+            except Exception as error:
+                if is_connection_failure(error):
+                    self.mark_down(describe_error(error))
+                    raise EndpointDown(self.status.error or "connection closed") from error
+                raise
+        if owner in done:
+            raise EndpointDown(self._failure or "connection closed")
+        raise TimeoutError(f"no answer within {timeout:g}s")
+
+    def mark_down(self, reason: str) -> None:
+        self._failure = reason
+        self._set_state(EndpointState.DOWN, reason)
+        self._stop.set()
+
+    async def list_tools(self) -> list[mcp.types.Tool]:
+        """All tools of this endpoint, following pagination cursors."""
+
+        async def list_all(session: ClientSession) -> list[mcp.types.Tool]:
+            import mcp.types
+
+            tools: list[mcp.types.Tool] = []
+            cursor: str | None = None
+            while True:
+                params = mcp.types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await session.list_tools(params=params)
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    return tools
+
+        tools = await self.request(list_all, self.timeouts.list)
+        self.status.tool_count = len(tools)
+        return tools
+
+    async def close(self, *, final: bool = True) -> None:
+        """Ask the owner task to leave its `async with`; cancel it if it does not in time."""
+        owner, self._owner = self._owner, None
+        self._stop.set()
+        if owner is not None and not owner.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(owner), self.timeouts.close)
+            except TimeoutError:
+                owner.cancel()
+                with contextlib.suppress(BaseException):
+                    await owner
+            except Exception:
+                pass
+        if final:
+            self._set_state(EndpointState.CLOSED, None)
+
+    def _set_state(self, state: EndpointState, error: str | None = None) -> None:
+        self.status.state = state
+        self.status.error = error
+
+
+def keep_mcp_logs_off_the_terminal() -> None:
+    """The mcp client logs warnings (a failed session DELETE, ...) that Python would print on
+    stderr when no logging is configured, over a TUI. A NullHandler keeps them off unless the
+    application configures logging itself."""
+    logger = logging.getLogger("mcp")
+    if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
+        logger.addHandler(logging.NullHandler())
+
+
+def is_connection_failure(error: BaseException) -> bool:
+    """True when the error means the connection is gone (not that the server refused)."""
+    import httpx2
+    from mcp.shared.exceptions import MCPError
+    from mcp.types import CONNECTION_CLOSED
+
+    return any(
+        (isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED)
+        or isinstance(leaf, httpx2.TransportError | OSError)
+        for leaf in leaf_errors(error)
+    )
+
+
+class McpUnion:
+    """N MCP endpoints seen as one set of tools; each call goes to the endpoint that owns it."""
+
+    def __init__(
+        self,
+        urls: Sequence[str],
+        *,
+        headers: dict[str, str] | None = None,
+        timeouts: Timeouts = Timeouts(),
+        attempts: int = 3,
+        backoff_s: float = 0.25,
+    ) -> None:
+        if not urls:
+            raise EnvError("no MCP endpoint to connect to")
+        keep_mcp_logs_off_the_terminal()
+        self._endpoints = [McpEndpoint(url, dict(headers or {}), timeouts) for url in urls]
+        self.timeouts = timeouts
+        self.attempts = attempts
+        self.backoff_s = backoff_s
+        self._tools: list[Tool] | None = None
+        self._owner_of: dict[str, McpEndpoint] = {}
+        self.conflicts: list[ToolConflict] = []
+        self._warnings: list[str] = []
+
+    # -- connecting ----------------------------------------------------------------------------
+
+    async def connect(self, progress: Progress | None = None) -> None:
+        """Open every endpoint in parallel. Fails only if none connects."""
+        await self._open(self._endpoints, progress)
+
+    async def reconnect(self, progress: Progress | None = None) -> None:
+        """Reopen the endpoints that are down, then list tools again."""
+        down = [endpoint for endpoint in self._endpoints if not endpoint.is_up]
+        if down:
+            await self._open(down, progress)
+        await self.list_tools(refresh=True)
+
+    async def _open(self, endpoints: list[McpEndpoint], progress: Progress | None) -> None:
+        started = time.monotonic()
+        names = ", ".join(endpoint.url for endpoint in endpoints)
+        say(
+            progress,
+            f"Connecting to MCP {'endpoint' if len(endpoints) == 1 else 'endpoints'} {names}",
+        )
+        await asyncio.gather(*(self._open_with_retry(endpoint) for endpoint in endpoints))
+        failed = [endpoint for endpoint in endpoints if not endpoint.is_up]
+        if not any(endpoint.is_up for endpoint in self._endpoints):
+            raise EnvError("could not connect to any MCP endpoint: " + failures(failed))
+        self._warnings = [f"MCP endpoint failed: {failures([e])}" for e in failed]
+        up = len(endpoints) - len(failed)
+        say(
+            progress,
+            f"Connected {up}/{len(endpoints)} MCP endpoints in {time.monotonic() - started:.1f}s",
+        )
+
+    async def _open_with_retry(self, endpoint: McpEndpoint) -> None:
+        with contextlib.suppress(EndpointDown):
+            await self._retrying(endpoint.open)
+
+    async def _retrying(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run an operation that cannot have changed anything on the server, with backoff."""
+        for attempt in range(self.attempts):
+            try:
+                return await operation()
+            except (EndpointDown, TimeoutError) as error:
+                retryable = getattr(error, "retryable", True)
+                if attempt + 1 >= self.attempts or not retryable:
+                    raise
+            await asyncio.sleep(self.backoff_s * 2**attempt)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    # -- listing -------------------------------------------------------------------------------
+
+    async def list_tools(self, refresh: bool = False) -> list[Tool]:
+        """The union of every connected endpoint's tools, first endpoint winning a name."""
+        if self._tools is not None and not refresh:
+            return self._tools
+        listed = await asyncio.gather(
+            *(self._list_endpoint(endpoint) for endpoint in self._endpoints),
+            return_exceptions=True,
+        )
+        answered = [
+            (endpoint, tools)
+            for endpoint, tools in zip(self._endpoints, listed, strict=True)
+            if not isinstance(tools, BaseException)
+        ]
+        failed = [
+            e
+            for e, tools in zip(self._endpoints, listed, strict=True)
+            if isinstance(tools, BaseException)
+        ]
+        if not answered:
+            raise EnvError("no MCP endpoint answered tools/list: " + failures(failed))
+        self._tools, self._owner_of, self.conflicts = union_of(answered)
+        self._warnings = [f"MCP endpoint failed: {failures([e])}" for e in failed] + [
+            f"tool {c.name!r} is offered by {c.kept_endpoint} and {c.other_endpoint} with "
+            f"different schemas; using the one from {c.kept_endpoint}"
+            for c in self.conflicts
+        ]
+        return self._tools
+
+    async def _list_endpoint(self, endpoint: McpEndpoint) -> list[mcp.types.Tool]:
+        async def attempt() -> list[mcp.types.Tool]:
+            if not endpoint.is_up:
+                await endpoint.open()
+            return await endpoint.list_tools()
+
+        try:
+            return await self._retrying(attempt)
+        except Exception as error:
+            if endpoint.status.state is not EndpointState.DOWN:
+                endpoint.mark_down(describe_error(error))
+            raise
+
+    # -- calling -------------------------------------------------------------------------------
+
+    def owner_of(self, name: str) -> str | None:
+        endpoint = self._owner_of.get(name)
+        return endpoint.url if endpoint else None
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        """Call a tool on the endpoint that owns it. Never retried.
+
+        A tool-level failure (or a JSON-RPC error answer) is a result with `is_error`; an
+        unknown tool, a dead endpoint or a timeout raises EnvError.
+        """
+        from mcp.shared.exceptions import MCPError
+
+        from fleet_tui.envs.results import tool_result_from_mcp
+
+        tools = await self.list_tools()
+        endpoint = self._owner_of.get(name)
+        if endpoint is None:
+            known = ", ".join(sorted(tool.name for tool in tools)) or "none"
+            raise EnvError(f"unknown tool {name!r} (available: {known})")
+        started = time.monotonic()
+        try:
+            result = await endpoint.request(
+                lambda session: session.call_tool(name, arguments), self.timeouts.call
+            )
+        except EndpointDown as error:
+            raise EnvError(
+                f"MCP endpoint {endpoint.url} is down ({error}); the call to {name!r} was not "
+                "retried: reconnect and try again"
+            ) from None
+        except TimeoutError:
+            raise EnvError(
+                f"tool {name!r} gave no answer within {self.timeouts.call:g}s; it may still have "
+                "run on the server (not retried)"
+            ) from None
+        except MCPError as error:
+            return error_result(
+                error.message,
+                f"mcp error {error.code}",
+                endpoint.url,
+                started,
+                raw={"error": {"code": error.code, "message": error.message, "data": error.data}},
+            )
+        except Exception as error:  # the answer arrived but the client could not accept it
+            return error_result(describe_error(error), "client error", endpoint.url, started)
+        return tool_result_from_mcp(
+            result, endpoint=endpoint.url, latency_s=time.monotonic() - started
+        )
+
+    # -- state ---------------------------------------------------------------------------------
+
+    def endpoints(self) -> list[EndpointStatus]:
+        return [endpoint.status.model_copy() for endpoint in self._endpoints]
+
+    def warnings(self) -> list[str]:
+        return list(self._warnings)
+
+    async def close(self) -> None:
+        await asyncio.gather(*(endpoint.close() for endpoint in self._endpoints))
+
+
+def union_of(
+    answered: list[tuple[McpEndpoint, list[mcp.types.Tool]]],
+) -> tuple[list[Tool], dict[str, McpEndpoint], list[ToolConflict]]:
+    """Merge per-endpoint listings by name: first endpoint wins, different schemas conflict."""
+    tools: dict[str, Tool] = {}
+    owners: dict[str, McpEndpoint] = {}
+    conflicts: list[ToolConflict] = []
+    for endpoint, listing in answered:
+        for item in listing:
+            tool = tool_from_mcp(item, endpoint.url)
+            kept = tools.get(tool.name)
+            if kept is None:
+                tools[tool.name] = tool
+                owners[tool.name] = endpoint
+            elif kept.input_schema != tool.input_schema:
+                conflicts.append(
+                    ToolConflict(
+                        name=tool.name, kept_endpoint=kept.endpoint, other_endpoint=endpoint.url
+                    )
+                )
+    return list(tools.values()), owners, conflicts
+
+
+def tool_from_mcp(tool: mcp.types.Tool, endpoint: str) -> Tool:
+    return Tool(
+        name=tool.name,
+        description=tool.description or "",
+        title=tool.title,
+        input_schema=dict(tool.input_schema or {"type": "object"}),
+        output_schema=tool.output_schema,
+        endpoint=endpoint,
+    )
+
+
+def error_result(
+    message: str, kind: str, endpoint: str, started: float, raw: Any | None = None
+) -> ToolResult:
+    """A failed call as a result: the server answered, but not with a CallToolResult."""
+    return ToolResult(
+        blocks=[TextBlock(text=message)],
+        is_error=True,
+        error_kind=kind,
+        latency_s=time.monotonic() - started,
+        endpoint=endpoint,
+        raw=raw,
+    )
+
+
+def failures(endpoints: list[McpEndpoint]) -> str:
+    return "; ".join(f"{e.url}: {e.status.error or 'failed'}" for e in endpoints)
+
+
+def say(progress: Progress | None, line: str) -> None:
+    if progress is not None:
+        progress(line)
+
+
+class McpEnv:
+    """An Env over plain MCP endpoints (`--mcp URL ...`): tools and calls, no reset."""
+
+    def __init__(self, target: Target, *, timeouts: Timeouts = Timeouts()) -> None:
+        self.info = EnvInfo(kind="mcp")
+        self.union = McpUnion(target.mcp, timeouts=timeouts)
+
+    async def connect(self, progress: Progress | None = None) -> None:
+        await self.union.connect(progress)
+        await self.union.list_tools()
+
+    async def list_tools(self, refresh: bool = False) -> list[Tool]:
+        return await self.union.list_tools(refresh)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        return await self.union.call_tool(name, arguments)
+
+    async def reset(self, seed: int | None = None) -> ResetResult:
+        raise EnvError("plain MCP endpoints have no reset: use a Fleet env or an OpenEnv server")
+
+    async def reconnect(self, progress: Progress | None = None) -> None:
+        await self.union.reconnect(progress)
+
+    def endpoints(self) -> list[EndpointStatus]:
+        return self.union.endpoints()
+
+    def warnings(self) -> list[str]:
+        return self.union.warnings()
+
+    async def close(self) -> None:
+        await self.union.close()

@@ -1,0 +1,100 @@
+"""Turn an MCP CallToolResult into a `ToolResult`.
+
+Accepts mcp objects (pydantic models) or plain dicts, in the snake_case field names of mcp 2.x
+(`is_error`, `structured_content`, `mime_type`) or the camelCase of the wire and of mcp 1.x
+(`isError`, `structuredContent`, `mimeType`). Nothing is dropped: a block we do not understand
+becomes an `UnknownBlock` carrying what arrived.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from fleet_tui.envs.base import (
+    AudioBlock,
+    ContentBlock,
+    ImageBlock,
+    ResourceBlock,
+    ResourceLinkBlock,
+    TextBlock,
+    ToolResult,
+    UnknownBlock,
+)
+
+
+def tool_result_from_mcp(obj: Any, *, endpoint: str = "", latency_s: float = 0.0) -> ToolResult:
+    """A ToolResult from a CallToolResult object or its dict form (either casing)."""
+    raw = to_wire_dict(obj)
+    content = raw.get("content") or []
+    return ToolResult(
+        blocks=[content_block_from_mcp(block) for block in content],
+        is_error=bool(pick(raw, "is_error", "isError")),
+        structured=pick(raw, "structured_content", "structuredContent"),
+        latency_s=latency_s,
+        endpoint=endpoint,
+        size_bytes=len(json.dumps(raw, default=str)),
+        raw=raw,
+    )
+
+
+def content_block_from_mcp(block: Any) -> ContentBlock:
+    """One MCP content block (object or dict, either casing) as a ContentBlock."""
+    data = to_wire_dict(block)
+    try:
+        return _convert_block(data)
+    except (KeyError, TypeError, ValueError, binascii.Error):
+        return UnknownBlock(raw=data)
+
+
+def _convert_block(data: dict[str, Any]) -> ContentBlock:
+    kind = data.get("type")
+    mime_type = pick(data, "mime_type", "mimeType")
+    if kind == "text":
+        return TextBlock(text=data["text"])
+    if kind == "image":
+        return ImageBlock(mime_type=mime_type or "image/png", data=decode_base64(data["data"]))
+    if kind == "audio":
+        return AudioBlock(mime_type=mime_type or "audio/wav", data=decode_base64(data["data"]))
+    if kind == "resource":
+        resource = to_wire_dict(data["resource"])
+        blob = resource.get("blob")
+        return ResourceBlock(
+            uri=str(resource["uri"]),
+            mime_type=pick(resource, "mime_type", "mimeType"),
+            text=resource.get("text"),
+            blob=decode_base64(blob) if blob is not None else None,
+        )
+    if kind in ("resource_link", "resourceLink"):
+        return ResourceLinkBlock(
+            uri=str(data["uri"]),
+            name=data.get("name") or "",
+            description=data.get("description"),
+            mime_type=mime_type,
+        )
+    return UnknownBlock(raw=data)
+
+
+def decode_base64(text: str) -> bytes:
+    """Strict base64 decoding that tolerates line breaks; raises binascii.Error on bad input."""
+    return base64.b64decode("".join(text.split()), validate=True)
+
+
+def to_wire_dict(obj: Any) -> dict[str, Any]:
+    """A pydantic model as its JSON wire dict (camelCase aliases); a mapping as a plain dict."""
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    raise TypeError(f"expected an MCP result object or a dict, got {type(obj).__name__}")
+
+
+def pick(data: Mapping[str, Any], *names: str) -> Any:
+    """The first of `names` present in `data` (so both casings are accepted), else None."""
+    for name in names:
+        if data.get(name) is not None:
+            return data[name]
+    return None
