@@ -1,0 +1,135 @@
+"""`fleet-tui check --tasks FILE`: do the verifiers fail on an untouched env and pass after
+the gold session? Many tasks at once, each on its own instance."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from fleet_tui.targets import add_target_arguments
+from fleet_tui.tasks.verify import VERIFIER_MODES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tasks", required=True, metavar="FILE", help="Fleet task file (JSON)")
+    parser.add_argument(
+        "--task",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="check only this task (repeatable)",
+    )
+    parser.add_argument(
+        "--gold", metavar="DIR", help="folder of gold sessions, one per task: DIR/<task key>.jsonl"
+    )
+    parser.add_argument("--parallel", type=int, default=1, metavar="N", help="tasks at once")
+    parser.add_argument(
+        "--verifier-mode",
+        choices=VERIFIER_MODES,
+        default="remote",
+        help="run verifiers through the host (remote) or on this machine",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=30.0, metavar="SECONDS", help="local verifier timeout"
+    )
+    parser.add_argument(
+        "--ignore-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="JSON key left out when comparing replayed results (repeatable)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_target_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from fleet_tui.envs.base import EnvError
+    from fleet_tui.targets import target_from_args
+    from fleet_tui.tasks.check import check_tasks
+    from fleet_tui.tasks.files import load_tasks
+    from fleet_tui.tasks.provision import shared_host
+
+    if args.parallel < 1:
+        raise EnvError("--parallel must be at least 1")
+    tasks = load_tasks(args.tasks)
+    if args.task:
+        known = {t.key for t in tasks}
+        missing = [key for key in args.task if key not in known]
+        if missing:
+            raise EnvError(f"no task {', '.join(missing)} in {args.tasks}")
+        tasks = [t for t in tasks if t.key in args.task]
+    if not tasks:
+        raise EnvError(f"{args.tasks} holds no tasks")
+    gold_dir = Path(args.gold) if args.gold else None
+    if gold_dir is not None and not gold_dir.is_dir():
+        raise EnvError(f"--gold {args.gold} is not a folder")
+    # The target options say where to provision; each task names its own env.
+    args.env_key = args.env_key or next((t.env_key for t in tasks if t.env_key), None)
+    base = target_from_args(args)
+
+    def progress(key: str, message: str) -> None:
+        print(f"[{key}] {message}", file=sys.stderr, flush=True)
+
+    async def main():
+        async with shared_host(base) as target:
+            return await check_tasks(
+                tasks,
+                target,
+                parallel=args.parallel,
+                progress=progress,
+                gold_dir=gold_dir,
+                mode=args.verifier_mode,
+                timeout_s=args.timeout,
+                ignore_keys=args.ignore_key,
+            )
+
+    report = asyncio.run(main())
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(summary_table(report))
+    return 0 if report.ok else 1
+
+
+def summary_table(report) -> str:
+    """One row per task, then a count."""
+    rows = [("TASK", "ENV", "UNTOUCHED", "GOLD", "STATUS", "PROBLEMS / NOTES")]
+    for task in report.tasks:
+        untouched = _verdict_cell(task.untouched)
+        gold = _verdict_cell(task.gold) if task.gold_session else "-"
+        if task.gold_session and task.replay_divergences:
+            gold += f" ({task.replay_divergences} diff)"
+        rows.append(
+            (
+                task.key,
+                task.env_key or "-",
+                untouched,
+                gold,
+                task.status.upper(),
+                "; ".join(task.problems + task.notes),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[5]
+        for row in rows
+    ]
+    passed = sum(t.status == "pass" for t in report.tasks)
+    lines.append(f"\n{passed}/{len(report.tasks)} tasks pass")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _verdict_cell(verdict) -> str:
+    if verdict is None:
+        return "-"
+    if not verdict.success:
+        return verdict.error_type or "error"
+    return (
+        f"{'pass' if verdict.passed else 'fail'} {verdict.score:g}"
+        if verdict.score is not None
+        else "no score"
+    )

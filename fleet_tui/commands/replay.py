@@ -1,0 +1,96 @@
+"""`fleet-tui replay SESSION.jsonl TARGET`: re-run a recorded session's calls on a fresh env,
+report per step whether results match, then run the task's verifier if it had one."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from fleet_tui.targets import add_target_arguments
+from fleet_tui.tasks.verify import VERIFIER_MODES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("session", metavar="SESSION.jsonl", help="a recorded session file")
+    add_target_arguments(parser)
+    parser.add_argument(
+        "--verifier-mode",
+        choices=VERIFIER_MODES,
+        default="remote",
+        help="run the verifier through the host (remote) or on this machine",
+    )
+    parser.add_argument("--no-verify", action="store_true", help="do not run the task's verifier")
+    parser.add_argument(
+        "--ignore-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="JSON key left out when comparing results (repeatable)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from fleet_tui.session.reader import load_session
+    from fleet_tui.session.replay import replay_session
+    from fleet_tui.targets import target_from_args
+    from fleet_tui.tasks.provision import connected, shared_host
+    from fleet_tui.tasks.verify import run_verifier
+
+    session = load_session(args.session)
+    for problem in session.problems:
+        print(f"fleet-tui: {args.session}: {problem}", file=sys.stderr)
+    recorded = session.connect()
+    if not (args.env_key or args.instance or args.mcp or args.openenv) and recorded:
+        args.env_key = recorded.target.get("env_key")  # the env the session was recorded on
+    base = target_from_args(args)
+
+    def show(step) -> None:
+        if args.json:
+            return
+        verdict = "match" if step.matched else "DIVERGED"
+        print(
+            f"step {step.seq:>3} {step.tool}: {verdict}" + (f" ({step.note})" if step.note else "")
+        )
+        for difference in step.differences:
+            print(f"          {difference}")
+
+    async def main():
+        async with shared_host(base) as target, connected(target) as env:
+
+            async def verify(task):
+                return await run_verifier(env, task, mode=args.verifier_mode)
+
+            return await replay_session(
+                session,
+                env,
+                verify=None if args.no_verify else verify,
+                ignore_keys=args.ignore_key,
+                on_step=show,
+            )
+
+    report = asyncio.run(main())
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(replay_summary(report))
+    return 0 if report.ok else 1
+
+
+def replay_summary(report) -> str:
+    matched = sum(step.matched for step in report.steps)
+    lines = [f"{matched}/{len(report.steps)} steps match"]
+    if report.verdict is not None:
+        verdict = report.verdict
+        if verdict.success:
+            outcome = "PASS" if verdict.passed else "FAIL"
+            lines.append(f"verifier ({report.task_key}): {outcome}, score {verdict.score}")
+        else:
+            lines.append(
+                f"verifier ({report.task_key}): {verdict.error_type}: {verdict.error_message}"
+            )
+    elif report.task_key is None:
+        lines.append("no task in the session: nothing to verify")
+    return "\n".join(lines)

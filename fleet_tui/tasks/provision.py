@@ -1,0 +1,70 @@
+"""Provision the env a task names, and share one embedded host among many envs.
+
+`task_target` turns a task (env key, version, data key, env variables) plus the user's target
+options into a Target. `connected` opens an env and always closes what it created.
+`shared_host` starts the embedded Fleet host once when `--local` is given, so N tasks run on
+N instances of one host rather than on N hosts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fleet_tui.envs.base import Env, EnvError, Progress, Task
+from fleet_tui.targets import Target, make_env
+
+LOCAL_API_KEY = "local"
+"""The embedded host accepts any API key; the SDK insists on having one."""
+
+
+def task_target(task: Task, base: Target) -> Target:
+    """The target that provisions the env `task` names, on the host `base` points at."""
+    if not task.env_key:
+        raise EnvError(f"task {task.key} names no env (env_key or env_id)")
+    env_key = task.env_key
+    if task.version and ":" not in env_key:
+        env_key = f"{env_key}:{task.version}"
+    return base.model_copy(
+        update={
+            "env_key": env_key,
+            "instance": None,
+            "data_key": task.data_key or base.data_key,
+            "env_variables": {
+                **base.env_variables,
+                **{k: str(v) for k, v in task.env_variables.items()},
+            },
+        }
+    )
+
+
+@asynccontextmanager
+async def connected(target: Target, progress: Progress | None = None) -> AsyncIterator[Env]:
+    """A connected env for `target`, closed (instance included) however the block ends."""
+    env = make_env(target)
+    try:
+        await env.connect(progress)
+        yield env
+    finally:
+        await env.close()
+
+
+@asynccontextmanager
+async def shared_host(target: Target) -> AsyncIterator[Target]:
+    """With `--local`, one embedded host for the whole block: yields a target that points at it."""
+    if not target.local:
+        yield target
+        return
+    from fleet_tui.local.runner import start_local_host
+
+    host = start_local_host()
+    try:
+        yield target.model_copy(
+            update={
+                "local": False,
+                "base_url": host.base_url,
+                "api_key": target.api_key or LOCAL_API_KEY,
+            }
+        )
+    finally:
+        host.stop()

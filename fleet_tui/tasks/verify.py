@@ -1,0 +1,122 @@
+"""Run a task's verifier against an env as it is now: remotely (the SDK's verifier execution,
+the default) or locally (a child process against snapshots of the env's SQLite resources).
+
+`AdHocVerifier` is a verifier file an author edits while the app runs: it is read again on
+every run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from fleet_tui.envs.base import Env, EnvError, Task, Verdict
+from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S, run_verifier_snapshots
+from fleet_tui.tasks.snapshot import DbSnapshot, QueryFn, Rows, take_snapshot
+
+VerifierMode = Literal["remote", "local"]
+VERIFIER_MODES: tuple[VerifierMode, ...] = ("remote", "local")
+
+
+class AdHocVerifier:
+    """A verifier file read afresh for each run."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def code(self) -> str:
+        try:
+            return self.path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise EnvError(f"cannot read verifier {self.path}: {error.strerror}") from None
+
+    def apply(self, task: Task | None) -> Task:
+        """`task` with this file's current code (or a stand-in task when there is none)."""
+        base = task or Task(key=self.path.stem)
+        return base.model_copy(update={"verifier_code": self.code()})
+
+
+def query_fn(env: Env, resource: str) -> QueryFn:
+    """A QueryFn over one SQLite resource of an env that offers `query(resource, sql)`."""
+    query = getattr(env, "query", None)
+    if query is None:
+        raise EnvError("this env has no SQLite resources to read (use a Fleet or --local env)")
+
+    async def run(sql: str) -> Rows:
+        return rows_of(await query(resource, sql))
+
+    return run
+
+
+def rows_of(response: Any) -> Rows:
+    """(columns, rows) from a manager-API QueryResponse, as an object or a dict."""
+    get = response.get if isinstance(response, dict) else lambda k: getattr(response, k, None)
+    if get("success") is False:
+        raise EnvError(f"query failed: {get('error') or get('message') or 'unknown error'}")
+    return list(get("columns") or []), [list(row) for row in get("rows") or []]
+
+
+async def resource_names(env: Env) -> list[str]:
+    """Names of the env's SQLite resources."""
+    resources = getattr(env, "resources", None)
+    if resources is None:
+        return []
+    names = []
+    for resource in await resources():
+        kind = resource.get("type") if isinstance(resource, dict) else getattr(resource, "type", "")
+        name = resource.get("name") if isinstance(resource, dict) else resource.name
+        if str(getattr(kind, "value", kind)) in ("sqlite", "db"):
+            names.append(name)
+    return names
+
+
+async def snapshot_env(env: Env, names: list[str] | None = None) -> dict[str, DbSnapshot]:
+    """Snapshots of the env's SQLite resources (all of them unless `names`)."""
+    names = names if names is not None else await resource_names(env)
+    return {name: await take_snapshot(name, query_fn(env, name)) for name in names}
+
+
+async def verify_local(
+    env: Env,
+    task: Task,
+    *,
+    final_answer: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    seed: DbSnapshot | None = None,
+) -> Verdict:
+    """Snapshot `current` and `seed` of the env and run the verifier in a child process.
+
+    `seed` stands in for an env that has no `seed` resource (a snapshot taken after reset).
+    """
+    if not task.verifier_code:
+        raise EnvError(f"task {task.key} has no verifier code")
+    names = await resource_names(env)
+    if "current" not in names:
+        raise EnvError(f"the env has no 'current' SQLite resource (it has: {names or 'none'})")
+    wanted = ["current"] + (["seed"] if "seed" in names and seed is None else [])
+    snapshots = await snapshot_env(env, wanted)
+    if seed is not None:
+        snapshots["seed"] = seed
+    return await run_verifier_snapshots(
+        task.verifier_code,
+        snapshots,
+        final_answer=final_answer,
+        timeout_s=timeout_s,
+        task_key=task.key,
+    )
+
+
+async def run_verifier(
+    env: Env,
+    task: Task,
+    *,
+    mode: VerifierMode = "remote",
+    final_answer: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> Verdict:
+    """Run `task`'s verifier in the chosen mode."""
+    if mode == "local":
+        return await verify_local(env, task, final_answer=final_answer, timeout_s=timeout_s)
+    from fleet_tui.tasks.remote import verify_remote
+
+    return await verify_remote(env, task, final_answer=final_answer)
