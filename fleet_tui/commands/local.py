@@ -1,0 +1,26 @@
+"""`fleet-tui local serve [--port P]`: run the embedded local Fleet host in the foreground."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    serve = actions.add_parser("serve", help="serve the host on 127.0.0.1 until Ctrl+C")
+    serve.add_argument(
+        "--port", type=int, default=0, help="port to listen on (default: a free one)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from fleet_tui.envs.base import EnvError
+    from fleet_tui.local.runner import HOST, make_server
+
+    try:
+        server, sock, _registry = make_server(args.port)
+    except OSError as error:
+        raise EnvError(f"cannot listen on {HOST}:{args.port}: {error.strerror}") from error
+    print(f"FLEET_BASE_URL=http://{HOST}:{sock.getsockname()[1]}", flush=True)
+    server.run(sockets=[sock])  # uvicorn stops cleanly on Ctrl+C and SIGTERM
+    return 0

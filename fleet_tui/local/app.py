@@ -1,0 +1,73 @@
+"""The local Fleet-compatible host as one ASGI app.
+
+Routes: the orchestrator under `/v1`, each instance under `/instances/{id}/`
+(manager API at `api/v1/env`, MCP at `mcp` and `api/v1/mcp`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from fleet_tui.local import manager, orchestrator, verifiers
+from fleet_tui.local.envs import MCP_PATHS
+from fleet_tui.local.mcp_mount import McpEndpoint
+from fleet_tui.local.registry import HostError, Registry
+
+logger = logging.getLogger(__name__)
+
+
+async def _host_error(request: Request, error: HostError) -> JSONResponse:
+    return JSONResponse({"detail": error.detail}, status_code=error.status)
+
+
+def build_app(
+    *, sweep_interval: float = 0.5, state_dir: Path | None = None
+) -> tuple[Starlette, Registry]:
+    """The app and the registry of its instances."""
+    registry = Registry(state_dir)
+
+    async def sweep_forever() -> None:
+        while True:
+            await anyio.sleep(sweep_interval)
+            for instance in registry.sweep():
+                logger.info("stopped %s: %s", instance.instance_id, instance.stop_reason)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with anyio.create_task_group() as task_group:
+            registry.task_group = task_group
+            task_group.start_soon(sweep_forever)
+            try:
+                yield
+            finally:
+                registry.stop_all()
+                task_group.cancel_scope.cancel()
+
+    mcp_routes = [
+        Route(
+            f"/instances/{{instance_id}}/{path}",
+            McpEndpoint(path, registry.mcp_for),
+            methods=["GET", "POST", "DELETE"],
+        )
+        for path in MCP_PATHS
+    ]
+    app = Starlette(
+        routes=[
+            *orchestrator.routes(registry),
+            *verifiers.routes(registry),
+            *manager.routes(registry),
+            *mcp_routes,
+        ],
+        exception_handlers={HostError: _host_error},
+        lifespan=lifespan,
+    )
+    return app, registry

@@ -1,0 +1,82 @@
+"""The per-instance manager API, under `{root}api/v1/env` (the SDK's `urls.manager.api`)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from fleet_tui.local.orchestrator import json_body
+from fleet_tui.local.registry import HostError, Instance, Registry
+from fleet_tui.local.state import InstanceState, describe, run_query
+
+PREFIX = "/instances/{instance_id}/api/v1/env"
+DATABASES = ("current", "seed")
+
+
+def routes(registry: Registry) -> list[Route]:
+    def instance_of(request: Request) -> Instance:
+        return registry.running(request.path_params["instance_id"])
+
+    def state_of(request: Request) -> tuple[InstanceState, str]:
+        state = instance_of(request).state
+        name = request.path_params["name"]
+        if name not in DATABASES:
+            raise HostError(404, f"No sqlite resource '{name}' (known: {', '.join(DATABASES)})")
+        return state, name
+
+    async def health(request: Request) -> JSONResponse:
+        instance = instance_of(request)
+        return JSONResponse(
+            {
+                "status": "healthy",
+                "timestamp": datetime.now(UTC).isoformat(),
+                "service": f"fleet-tui local host: {instance.spec.key}",
+            }
+        )
+
+    async def resources(request: Request) -> JSONResponse:
+        instance_of(request)
+        return JSONResponse(
+            [
+                {"name": "current", "type": "sqlite", "mode": "rw", "label": "current state"},
+                {"name": "seed", "type": "sqlite", "mode": "ro", "label": "state after reset"},
+            ]
+        )
+
+    async def reset(request: Request) -> JSONResponse:
+        instance = instance_of(request)
+        body = await json_body(request)
+        await run_in_threadpool(instance.state.reset)
+        instance.updated_at = time.time()
+        seed = body.get("seed")
+        suffix = f" (seed {seed})" if seed is not None else ""
+        return JSONResponse(
+            {"success": True, "message": f"Reset {instance.spec.key} to its seed state{suffix}"}
+        )
+
+    async def query(request: Request) -> JSONResponse:
+        state, name = state_of(request)
+        body = await json_body(request)
+        sql = body.get("query")
+        if not isinstance(sql, str) or not sql.strip():
+            raise HostError(400, "query must be a non-empty string")
+        args = body.get("args")
+        read_only = body.get("read_only", True) is not False
+        return JSONResponse(await run_in_threadpool(run_query, state, name, sql, args, read_only))
+
+    async def describe_db(request: Request) -> JSONResponse:
+        state, name = state_of(request)
+        return JSONResponse(await run_in_threadpool(describe, state, name))
+
+    return [
+        Route(f"{PREFIX}/health", health, methods=["GET"]),
+        Route(f"{PREFIX}/resources", resources, methods=["GET"]),
+        Route(f"{PREFIX}/reset", reset, methods=["POST"]),
+        Route(f"{PREFIX}/resources/sqlite/{{name}}/query", query, methods=["POST"]),
+        Route(f"{PREFIX}/resources/sqlite/{{name}}/describe", describe_db, methods=["GET"]),
+    ]

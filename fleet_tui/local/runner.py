@@ -1,0 +1,69 @@
+"""Run the local host: `start_local_host()` on a daemon thread, or `serve()` in the foreground."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from dataclasses import dataclass
+
+import uvicorn
+
+from fleet_tui.local.app import build_app
+from fleet_tui.local.registry import Registry
+
+HOST = "127.0.0.1"
+
+
+def _bind(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, port))
+    return sock
+
+
+def make_server(port: int = 0, **options) -> tuple[uvicorn.Server, socket.socket, Registry]:
+    """A uvicorn server for the host, bound to 127.0.0.1:`port` (0 picks a free port)."""
+    app, registry = build_app(**options)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
+    return uvicorn.Server(config), _bind(port), registry
+
+
+@dataclass
+class LocalHost:
+    """A running local host. `base_url` is the value for FLEET_BASE_URL."""
+
+    base_url: str
+    registry: Registry
+    _server: uvicorn.Server
+    _thread: threading.Thread
+
+    @property
+    def port(self) -> int:
+        return int(self.base_url.rsplit(":", 1)[1])
+
+    def stop(self, timeout: float = 10) -> None:
+        """Stop every instance and the server; returns when the thread ended."""
+        self._server.should_exit = True
+        self._thread.join(timeout)
+
+
+def start_local_host(port: int = 0, *, sweep_interval: float = 0.5) -> LocalHost:
+    """Start the host on a daemon thread; returns once it accepts connections."""
+    server, sock, registry = make_server(port, sweep_interval=sweep_interval)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            server.run(sockets=[sock])
+        except BaseException as error:  # reported to the caller below
+            errors.append(error)
+
+    thread = threading.Thread(target=run, name="fleet-tui-local-host", daemon=True)
+    thread.start()
+    while not server.started:
+        if errors or not thread.is_alive():
+            raise RuntimeError(f"the local Fleet host did not start: {errors or 'it exited'}")
+        time.sleep(0.01)
+    bound_port = sock.getsockname()[1]
+    return LocalHost(f"http://{HOST}:{bound_port}", registry, server, thread)

@@ -1,0 +1,173 @@
+"""Each instance's two real MCP endpoints, reached with the mcp client over HTTP."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from PIL import Image
+
+
+@contextlib.asynccontextmanager
+async def mcp_session(url: str):
+    async with (
+        streamable_http_client(url) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+@pytest.fixture
+async def tracker(fleet_client):
+    env = await fleet_client.make("tracker")
+    yield env
+    await env.close()
+
+
+@pytest.fixture
+async def todo(fleet_client):
+    env = await fleet_client.make("desktop-todo")
+    yield env
+    await env.close()
+
+
+async def tool_map(url: str) -> dict:
+    async with mcp_session(url) as session:
+        return {tool.name: tool for tool in (await session.list_tools()).tools}
+
+
+async def test_tracker_endpoints_split_the_tools(tracker):
+    main = await tool_map(f"{tracker.urls.root}mcp")
+    api = await tool_map(f"{tracker.urls.root}api/v1/mcp")
+    assert {"create_issue", "update_issue"} <= set(main) - set(api)
+    assert {"add_comment", "search_issues", "bulk_label", "list_users"} <= set(api) - set(main)
+    assert len(set(main) | set(api)) >= 8
+    shared = set(main) & set(api)
+    assert {"list_issues", "get_issue"} <= shared
+    for name in shared:
+        assert main[name].input_schema == api[name].input_schema
+
+
+async def test_tracker_schemas_cover_the_json_schema_features(tracker):
+    tools = await tool_map(f"{tracker.urls.root}mcp")
+    tools |= await tool_map(f"{tracker.urls.root}api/v1/mcp")
+    text = json.dumps([tool.input_schema for tool in tools.values()])
+    create = tools["create_issue"].input_schema
+    assert create["properties"]["priority"]["enum"] == ["low", "medium", "high", "urgent"]
+    assert create["properties"]["priority"]["default"] == "medium"
+    assert create["properties"]["labels"]["items"] == {"type": "string"}
+    assert create["properties"]["subtasks"]["items"] == {"$ref": "#/$defs/Subtask"}
+    assert {"type": "null"} in create["properties"]["assignee"]["anyOf"]
+    limit = tools["list_issues"].input_schema["properties"]["limit"]
+    assert (limit["type"], limit["minimum"], limit["maximum"]) == ("integer", 1, 100)
+    assert tools["list_issues"].input_schema["properties"]["include_closed"]["type"] == "boolean"
+    search = tools["search_issues"].input_schema
+    assert {"SearchQuery", "DateRange"} <= set(search["$defs"])  # an object nested in an object
+    assert '"$ref"' in text and '"$defs"' in text
+
+
+async def test_tracker_tools_change_the_instance_state(tracker):
+    async with mcp_session(f"{tracker.urls.root}mcp") as session:
+        created = await session.call_tool(
+            "create_issue",
+            {
+                "project": "OPS",
+                "title": "Rotate keys",
+                "labels": ["security"],
+                "subtasks": [{"title": "Inventory keys", "estimate": 2}],
+            },
+        )
+        assert not created.is_error
+        issue_id = created.structured_content["id"]
+        assert len(created.structured_content["subtask_ids"]) == 1
+        updated = await session.call_tool(
+            "update_issue", {"issue_id": issue_id, "changes": {"status": "in_progress"}}
+        )
+        assert updated.structured_content["status"] == "in_progress"
+        missing = await session.call_tool("get_issue", {"issue_id": 999})
+        assert missing.is_error and "999" in missing.content[0].text
+    await tracker.instance.load()
+    rows = await tracker.db().query("SELECT status FROM issues WHERE id = ?", [issue_id])
+    assert rows.rows == [["in_progress"]]
+
+
+async def test_instances_do_not_share_state(fleet_client, tracker):
+    other = await fleet_client.make("tracker")
+    try:
+        async with mcp_session(f"{tracker.urls.root}api/v1/mcp") as session:
+            await session.call_tool("add_comment", {"issue_id": 1, "body": "only here"})
+        async with mcp_session(f"{other.urls.root}api/v1/mcp") as session:
+            issue = await session.call_tool("get_issue", {"issue_id": 1})
+        assert issue.structured_content["comments"] == []
+    finally:
+        await other.close()
+
+
+async def test_many_sessions_on_one_endpoint(tracker):
+    url = f"{tracker.urls.root}mcp"
+    async with mcp_session(url) as first, mcp_session(url) as second:
+        a = await first.call_tool("list_issues", {"limit": 2})
+        b = await second.call_tool("list_issues", {"status": "done"})
+    assert a.structured_content["count"] == 2
+    assert [issue["id"] for issue in b.structured_content["issues"]] == [6]
+
+
+def png_of(result) -> Image.Image:
+    images = [block for block in result.content if block.type == "image"]
+    assert len(images) == 1 and images[0].mime_type == "image/png"
+    return Image.open(io.BytesIO(base64.b64decode(images[0].data)))
+
+
+async def test_computer_screenshot_is_a_real_png(todo):
+    async with mcp_session(f"{todo.urls.root}mcp") as session:
+        shot = await session.call_tool("computer", {"action": "screenshot"})
+    assert shot.content[0].type == "text"
+    image = png_of(shot)
+    assert image.size == (1280, 800)
+    assert len(set(image.convert("RGB").getdata())) > 10  # drawn, not blank
+
+
+async def test_computer_clicks_and_typing_change_state_and_screen(todo):
+    async with mcp_session(f"{todo.urls.root}mcp") as session:
+        before = png_of(await session.call_tool("computer", {"action": "screenshot"}))
+        await session.call_tool("computer", {"action": "left_click", "coordinate": [500, 128]})
+        await session.call_tool("computer", {"action": "type", "text": "Buy milk"})
+        added = await session.call_tool("computer", {"action": "key", "text": "Return"})
+        assert "added 'Buy milk'" in added.content[0].text
+        toggled = await session.call_tool(
+            "computer", {"action": "left_click", "coordinate": [74, 266]}
+        )
+        assert "'Send weekly report' done" in toggled.content[0].text
+        after = png_of(toggled)
+        bad = await session.call_tool("computer", {"action": "left_click"})
+        assert bad.is_error and "coordinate" in bad.content[0].text
+    assert before.tobytes() != after.tobytes()
+    await todo.instance.load()
+    rows = await todo.db().query(
+        "SELECT title, done FROM todos WHERE title IN (?, ?) ORDER BY id",
+        ["Send weekly report", "Buy milk"],
+    )
+    assert rows.rows == [["Send weekly report", 1], ["Buy milk", 0]]
+
+
+async def test_todo_endpoints_share_computer_and_differ_elsewhere(todo):
+    main = await tool_map(f"{todo.urls.root}mcp")
+    api = await tool_map(f"{todo.urls.root}api/v1/mcp")
+    assert set(main) == {"computer"} and set(api) == {"computer", "app_state"}
+    assert main["computer"].input_schema == api["computer"].input_schema
+    actions = main["computer"].input_schema["properties"]["action"]["enum"]
+    assert set(actions) == {
+        "screenshot",
+        "left_click",
+        "double_click",
+        "type",
+        "key",
+        "scroll",
+        "mouse_move",
+    }
