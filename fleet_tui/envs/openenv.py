@@ -1,0 +1,347 @@
+"""OpenEnvEnv: an `Env` for an OpenEnv environment server.
+
+HTTP `/reset` and `/step` build a fresh env per request, so the session runs over the `/ws`
+WebSocket: one connection is one session (reset, step, state, close). Tools are listed with the
+`list_tools` action (enriched from JSON-RPC `tools/list` where the server offers it) and called
+with `call_tool` steps. Every result carries the step's reward and done flag.
+
+No hidden resets: the env resets once when the session opens (announced with its seed) and
+afterwards only when asked. Once an episode is done, further calls are refused until a reset,
+unless the caller passes `after_done=True`. When the socket drops, the env says so plainly:
+reconnecting (`reconnect()`) opens a new session and so starts a new episode.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+import uuid
+from collections.abc import Mapping
+from typing import Any, NoReturn
+from urllib.parse import urlsplit, urlunsplit
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from fleet_tui.envs.base import (
+    EndpointState,
+    EndpointStatus,
+    EnvError,
+    EnvInfo,
+    Progress,
+    ResetResult,
+    Task,
+    Tool,
+    ToolResult,
+)
+from fleet_tui.envs.openenv_http import OpenEnvHttp
+from fleet_tui.envs.openenv_results import (
+    error_result,
+    tool_result_from_reset,
+    tool_result_from_step,
+)
+from fleet_tui.targets import Target
+
+EPISODE_ENDED = "the episode ended; reset to start a new one"
+SOCKET_LOST = (
+    "the connection to the OpenEnv server was lost ({reason}); reconnecting starts a new episode"
+)
+
+
+class OpenEnvEnv:
+    """A session with one OpenEnv server, plus its stateless HTTP routes (tasks, metadata)."""
+
+    def __init__(
+        self,
+        target: Target,
+        *,
+        reset_on_connect: bool = True,
+        seed: int | None = None,
+        split: str | None = None,
+        index: int | None = None,
+        timeout_s: float = 300.0,
+    ) -> None:
+        if not target.openenv:
+            raise EnvError("OpenEnvEnv needs an --openenv URL")
+        self.base_url = http_base_url(target.openenv)
+        self.ws_url = ws_url(self.base_url)
+        self.info = EnvInfo(kind="openenv", base_url=self.base_url)
+        self.http = OpenEnvHttp(self.base_url)
+        self.episode_id: str | None = None
+        self.done = False
+        self._reset_on_connect = reset_on_connect
+        self._first_reset = {"seed": seed, "split": split, "index": index}
+        self._timeout_s = timeout_s
+        self._socket: ClientConnection | None = None
+        self._lock = asyncio.Lock()
+        self._tools: list[Tool] | None = None
+        self._status = EndpointStatus(url=self.ws_url)
+        self._warnings: list[str] = []
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def connect(self, progress: Progress | None = None) -> None:
+        """Open the session; reset once (saying so, with the seed) unless told not to."""
+        say = progress or (lambda _line: None)
+        say(f"Opening an OpenEnv session at {self.ws_url}…")
+        await self._open_socket()
+        names = await self._task_environments_or_none()
+        self.info.env_key = names[0] if names else None
+        if self._reset_on_connect:
+            first = self._first_reset
+            reset = await self.reset(first["seed"], split=first["split"], index=first["index"])
+            say(reset.message)
+
+    async def reconnect(self, progress: Progress | None = None) -> None:
+        """Open a new session after the old one dropped: this starts a new episode."""
+        await self._drop_socket()
+        self._status = EndpointStatus(url=self.ws_url)
+        self._first_reset = {"seed": None, "split": None, "index": None}
+        await self.connect(progress)
+
+    async def close(self) -> None:
+        """Say goodbye on the socket (ends the server's session) and release everything."""
+        socket = self._socket
+        if socket is not None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await socket.send(json.dumps({"type": "close"}))
+        await self._drop_socket()
+        self._status.state = EndpointState.CLOSED
+        await self.http.aclose()
+
+    # -- the Env protocol ---------------------------------------------------------------------
+
+    async def list_tools(self, refresh: bool = False) -> list[Tool]:
+        if self._tools is not None and not refresh:
+            return self._tools
+        answer = await self._exchange({"type": "step", "data": {"type": "list_tools"}})
+        listed = (
+            answer.get("observation", {}).get("tools") if answer["type"] == "observation" else None
+        )
+        if listed is None:
+            listed = await self._tools_via_jsonrpc()
+            if listed is None:
+                self._warnings.append("this server answers neither list_tools nor tools/list")
+                listed = []
+        else:
+            listed = _enrich(listed, await self._tools_via_jsonrpc() or [])
+        self._tools = [tool_from_wire(tool, self.ws_url) for tool in listed]
+        self._status.tool_count = len(self._tools)
+        return self._tools
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], *, after_done: bool = False
+    ) -> ToolResult:
+        """One `call_tool` step. Refused once the episode is done, unless `after_done`."""
+        if self.done and not after_done:
+            raise EnvError(EPISODE_ENDED)
+        action = {"type": "call_tool", "tool_name": name, "arguments": arguments}
+        started = time.monotonic()
+        answer, size = await self._exchange_sized({"type": "step", "data": action})
+        latency = time.monotonic() - started
+        if answer["type"] != "observation":
+            message, code = _error_of(answer)
+            return error_result(message, code, endpoint=self.ws_url, raw=answer)
+        result = tool_result_from_step(
+            answer["data"], endpoint=self.ws_url, latency_s=latency, size_bytes=size
+        )
+        self.done = bool(result.done)
+        return result
+
+    async def reset(
+        self,
+        seed: int | None = None,
+        *,
+        split: str | None = None,
+        index: int | None = None,
+        episode_id: str | None = None,
+    ) -> ResetResult:
+        """Start a new episode in this session; task-aware servers take `split` and `index`."""
+        if (split is None) != (index is None):
+            raise EnvError("give both a split and a task index, or neither")
+        seed = random.randrange(2**31) if seed is None else seed
+        episode_id = episode_id or uuid.uuid4().hex
+        data: dict[str, Any] = {"seed": seed, "episode_id": episode_id}
+        if split is not None:
+            data |= {"split": split, "index": index}
+        answer = await self._exchange({"type": "reset", "data": data})
+        if answer["type"] != "observation":
+            raise EnvError(f"reset failed: {_error_of(answer)[0]}", exit_code=1)
+        self.episode_id = episode_id
+        self.done = False
+        where = f", task {index} of split {split!r}" if split is not None else ""
+        return ResetResult(
+            message=f"Reset: new episode {episode_id} (seed {seed}{where})",
+            seed=seed,
+            result=tool_result_from_reset(answer["data"], endpoint=self.ws_url),
+        )
+
+    def endpoints(self) -> list[EndpointStatus]:
+        return [self._status.model_copy()]
+
+    def warnings(self) -> list[str]:
+        return list(self._warnings)
+
+    # -- session state and the HTTP routes ----------------------------------------------------
+
+    async def state(self) -> dict[str, Any]:
+        """The session's state (episode id, step count, and whatever the env adds)."""
+        answer = await self._exchange({"type": "state"})
+        if answer["type"] != "state":
+            raise EnvError(f"state failed: {_error_of(answer)[0]}")
+        return answer["data"]
+
+    async def metadata(self) -> dict[str, Any]:
+        return await self.http.metadata()
+
+    async def schema(self) -> dict[str, Any]:
+        return await self.http.schema()
+
+    async def task_environments(self) -> list[str]:
+        return await self.http.task_environments()
+
+    async def splits(self, env: str | None = None) -> list[dict[str, Any]]:
+        return await self.http.splits(env)
+
+    async def num_tasks(self, split: str, env: str | None = None) -> int:
+        return await self.http.num_tasks(split, env)
+
+    async def task_range(
+        self, split: str, start: int = 0, stop: int | None = None, env: str | None = None
+    ) -> list[Task]:
+        return await self.http.task_range(split, start, stop, env)
+
+    async def task(self, split: str, index: int, env: str | None = None) -> Task:
+        return await self.http.task(split, index, env)
+
+    # -- the socket ---------------------------------------------------------------------------
+
+    async def _open_socket(self) -> None:
+        try:
+            self._socket = await websockets.connect(
+                self.ws_url, max_size=None, open_timeout=30, ping_interval=20, ping_timeout=120
+            )
+        except (OSError, websockets.WebSocketException, TimeoutError) as error:
+            self._status.state = EndpointState.DOWN
+            self._status.error = _reason(error)
+            raise EnvError(f"cannot open a session at {self.ws_url}: {_reason(error)}") from error
+        self._status.state = EndpointState.UP
+        self._status.error = None
+
+    async def _drop_socket(self) -> None:
+        socket, self._socket = self._socket, None
+        if socket is not None:
+            await socket.close()
+
+    async def _exchange(self, message: dict[str, Any]) -> dict[str, Any]:
+        return (await self._exchange_sized(message))[0]
+
+    async def _exchange_sized(self, message: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        """Send one message, wait for its answer: one request at a time on the session."""
+        async with self._lock:
+            socket = self._socket
+            if socket is None:
+                raise EnvError(self._status.error or "no session: connect first")
+            try:
+                await socket.send(json.dumps(message))
+                async with asyncio.timeout(self._timeout_s):
+                    text = await socket.recv()
+            except (websockets.ConnectionClosed, OSError, TimeoutError) as error:
+                await self._lose_socket(error)
+            try:
+                answer = json.loads(text)
+            except ValueError as error:
+                raise EnvError(
+                    f"the server sent something that is not JSON: {text[:80]!r}"
+                ) from error
+        if answer.get("type") == "error" and answer.get("data", {}).get("code") in _FATAL_CODES:
+            await self._drop_socket()
+            self._status.state = EndpointState.DOWN
+            self._status.error = f"the server refused the session: {_error_of(answer)[0]}"
+            raise EnvError(self._status.error)
+        return answer, len(text)
+
+    async def _lose_socket(self, error: BaseException) -> NoReturn:
+        message = SOCKET_LOST.format(reason=_reason(error))
+        self._status.state = EndpointState.DOWN
+        self._status.error = message
+        socket, self._socket = self._socket, None
+        if socket is not None:
+            socket.transport.abort()
+        raise EnvError(message) from error
+
+    async def _tools_via_jsonrpc(self) -> list[dict[str, Any]] | None:
+        """tools/list over the session's `mcp` message, else over HTTP `POST /mcp`."""
+        rpc = {"jsonrpc": "2.0", "method": "tools/list", "id": 1}
+        answer = await self._exchange({"type": "mcp", "data": rpc})
+        result = answer.get("data", {}).get("result") if answer["type"] == "mcp" else None
+        if isinstance(result, Mapping) and isinstance(result.get("tools"), list):
+            return result["tools"]
+        return await self.http.tools_via_jsonrpc()
+
+    async def _task_environments_or_none(self) -> list[str]:
+        try:
+            return await self.http.task_environments()
+        except EnvError as error:
+            self._warnings.append(f"task routes unavailable: {error.message}")
+            return []
+
+
+# Error codes after which the server closes the socket.
+_FATAL_CODES = {"CAPACITY_REACHED", "FACTORY_ERROR"}
+
+
+def http_base_url(url: str) -> str:
+    """The server's HTTP base URL, from an http(s) or ws(s) URL (a trailing /ws is dropped)."""
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    if scheme not in ("http", "https") or not parts.netloc:
+        raise EnvError(f"--openenv expects an http(s):// URL, got {url!r}")
+    path = parts.path.rstrip("/")
+    path = path.removesuffix("/ws")
+    return urlunsplit((scheme, parts.netloc, path, "", ""))
+
+
+def ws_url(base_url: str) -> str:
+    parts = urlsplit(base_url)
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return urlunsplit((scheme, parts.netloc, f"{parts.path}/ws", "", ""))
+
+
+def tool_from_wire(tool: Mapping[str, Any], endpoint: str) -> Tool:
+    """A Tool from a listed tool; the schema may be under input_schema or inputSchema."""
+    schema = tool.get("input_schema") or tool.get("inputSchema") or {"type": "object"}
+    output = tool.get("output_schema") or tool.get("outputSchema")
+    return Tool(
+        name=str(tool["name"]),
+        description=tool.get("description") or "",
+        title=tool.get("title"),
+        input_schema=schema,
+        output_schema=output,
+        endpoint=endpoint,
+    )
+
+
+def _enrich(listed: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Add title and output schema from tools/list to the tools of the list_tools action."""
+    by_name = {tool.get("name"): tool for tool in extra if isinstance(tool, Mapping)}
+    return [{**by_name.get(tool.get("name"), {}), **tool} for tool in listed]
+
+
+def _error_of(answer: Mapping[str, Any]) -> tuple[str, str]:
+    """(message, code) of an `error` answer, or of any answer we did not expect."""
+    data = answer.get("data")
+    if answer.get("type") == "error" and isinstance(data, Mapping):
+        return str(data.get("message") or data), str(data.get("code") or "error").lower()
+    return f"unexpected answer of type {answer.get('type')!r}", "protocol_error"
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, websockets.ConnectionClosed):
+        return "the server closed the connection" if error.rcvd else "connection dropped"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    return str(error) or type(error).__name__

@@ -1,0 +1,112 @@
+"""Turn OpenEnv observations into `ToolResult`s.
+
+A step answer is `{"observation": {...}, "reward": r, "done": d}`. For a `call_tool` step the
+observation carries `result` in one of two shapes, or an `error`:
+
+- an MCP CallToolResult dump (`content`, `structured_content`/`structuredContent`,
+  `is_error`/`isError`, `data`), as openenv-core's `MCPEnvironment` sends;
+- ORS blocks (`{"blocks": [{"type": "text", ...}, {"type": "image", "data", "mimeType"}],
+  "metadata": {...}}`), as envs imported from ORS/OpenReward send;
+- `error: {"error_type", "message"}` when the call failed.
+
+Anything else (a bare string, number or object) is kept as text and structured data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from fleet_tui.envs.base import TextBlock, ToolResult
+from fleet_tui.envs.results import content_block_from_mcp, tool_result_from_mcp
+
+
+def tool_result_from_step(
+    data: Mapping[str, Any], *, endpoint: str = "", latency_s: float = 0.0, size_bytes: int = 0
+) -> ToolResult:
+    """The ToolResult of one `call_tool` step answer, with its reward and done flag."""
+    observation = data.get("observation") or {}
+    result = _result_from_observation(observation)
+    return result.model_copy(
+        update={
+            "reward": _reward(data, observation),
+            "done": bool(data.get("done", observation.get("done", False))),
+            "endpoint": endpoint,
+            "latency_s": latency_s,
+            "size_bytes": size_bytes or result.size_bytes,
+            "raw": dict(data),
+        }
+    )
+
+
+def tool_result_from_reset(data: Mapping[str, Any], *, endpoint: str = "") -> ToolResult:
+    """The first observation after a reset: its prompt as text when it has one, else its JSON."""
+    observation = dict(data.get("observation") or {})
+    metadata = data.get("metadata") or observation.get("metadata") or {}
+    prompt = metadata.get("prompt") if isinstance(metadata, Mapping) else None
+    if isinstance(prompt, list):
+        blocks = [content_block_from_mcp(block) for block in prompt if isinstance(block, Mapping)]
+    elif isinstance(prompt, str):
+        blocks = [TextBlock(text=prompt)]
+    else:
+        shown = {key: value for key, value in observation.items() if value not in (None, {}, [])}
+        blocks = [TextBlock(text=json.dumps(shown, indent=2, default=str))] if shown else []
+    structured = {**observation, "metadata": metadata} if metadata else observation or None
+    return ToolResult(
+        blocks=blocks,
+        structured=structured,
+        reward=_reward(data, observation),
+        done=bool(data.get("done", False)),
+        endpoint=endpoint,
+        raw=dict(data),
+    )
+
+
+def error_result(message: str, kind: str, *, endpoint: str = "", raw: Any = None) -> ToolResult:
+    """A failed call: the message as text, the kind of failure in `error_kind`."""
+    return ToolResult(
+        blocks=[TextBlock(text=message)],
+        is_error=True,
+        error_kind=kind,
+        endpoint=endpoint,
+        raw=raw,
+    )
+
+
+def _result_from_observation(observation: Mapping[str, Any]) -> ToolResult:
+    error = observation.get("error")
+    if error:
+        if isinstance(error, Mapping):
+            kind = str(error.get("error_type") or error.get("type") or "error")
+            message = str(error.get("message") or error)
+        else:
+            kind, message = "error", str(error)
+        return error_result(message, kind)
+    result = observation.get("result")
+    if isinstance(result, Mapping) and "content" in result:
+        return tool_result_from_mcp(result)
+    if isinstance(result, Mapping) and isinstance(result.get("blocks"), list):
+        metadata = result.get("metadata")
+        return ToolResult(
+            blocks=[content_block_from_mcp(block) for block in result["blocks"]],
+            structured=metadata or None,
+        )
+    return _plain_result(result)
+
+
+def _plain_result(result: Any) -> ToolResult:
+    if result is None:
+        return ToolResult()
+    if isinstance(result, str):
+        return ToolResult(blocks=[TextBlock(text=result)])
+    text = json.dumps(result, indent=2, default=str)
+    structured = result if isinstance(result, Mapping | list) else None
+    return ToolResult(blocks=[TextBlock(text=text)], structured=structured)
+
+
+def _reward(data: Mapping[str, Any], observation: Mapping[str, Any]) -> float | None:
+    reward = data.get("reward", observation.get("reward"))
+    if isinstance(reward, bool):
+        return float(reward)
+    return float(reward) if isinstance(reward, int | float) else None
