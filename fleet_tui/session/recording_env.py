@@ -1,0 +1,63 @@
+"""An Env wrapper that records connect, reset and every call (before it is sent) and result.
+
+Anything else (`query`, `resources`, `reconnect`, `sdk_env`, ...) passes straight through to
+the wrapped env, unrecorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fleet_tui.envs.base import Env, EnvError, Progress, ResetResult, ToolResult
+from fleet_tui.session.recorder import SessionRecorder
+
+
+class RecordingEnv:
+    """Wraps `env`, writing its events to `recorder`."""
+
+    def __init__(self, env: Env, recorder: SessionRecorder, target: Any = None) -> None:
+        self.inner = env
+        self.recorder = recorder
+        self.target = target
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    @property
+    def info(self):  # type: ignore[no-untyped-def]
+        return self.inner.info
+
+    async def connect(self, progress: Progress | None = None) -> None:
+        await self.inner.connect(progress)
+        tools = await self.inner.list_tools()
+        self.recorder.connect(self.target, self.inner.info, [t.name for t in tools])
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        seq = self.recorder.call(name, arguments)
+        try:
+            result = await self.inner.call_tool(name, arguments)
+        except EnvError as error:
+            self.recorder.error(error.message, call_seq=seq)
+            raise
+        except BaseException as error:
+            self.recorder.error(f"{type(error).__name__}: {error}".rstrip(": "), call_seq=seq)
+            raise
+        self.recorder.result(seq, result)
+        return result
+
+    async def reset(self, seed: int | None = None) -> ResetResult:
+        result = await self.inner.reset(seed)
+        self.recorder.reset(seed, result)
+        return result
+
+    async def list_tools(self, refresh: bool = False):  # type: ignore[no-untyped-def]
+        return await self.inner.list_tools(refresh)
+
+    def endpoints(self):  # type: ignore[no-untyped-def]
+        return self.inner.endpoints()
+
+    def warnings(self) -> list[str]:
+        return self.inner.warnings()
+
+    async def close(self) -> None:
+        await self.inner.close()

@@ -1,0 +1,147 @@
+"""Record a session on the embedded host, replay it on a fresh instance: matching steps,
+diverging steps, images compared by pixels, the verifier at the end; the CLI's exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from fleet_tui.envs.base import Task
+from fleet_tui.session.reader import load_session
+from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.session.recording_env import RecordingEnv
+from fleet_tui.session.replay import replay_session
+from fleet_tui.targets import Target, make_env
+from fleet_tui.tasks.provision import connected
+from fleet_tui.tasks.verify import run_verifier
+
+API_KEY = "local-test-key"
+CLOSE_ISSUE_1 = Task(
+    key="close-issue-1",
+    env_key="tracker",
+    prompt="Close issue 1.",
+    verifier_code=(
+        "def validate(env, final_answer=None):\n"
+        "    rows = env.db('current').query('SELECT status FROM issues WHERE id = 1').rows\n"
+        "    return 1.0 if rows[0][0] == 'closed' else 0.0\n"
+    ),
+)
+TIMESTAMPS = ["updated_at", "created_at"]
+
+
+def target(host, env_key="tracker") -> Target:
+    return Target(env_key=env_key, base_url=host.base_url, api_key=API_KEY)
+
+
+async def record(path, host, env_key, calls, task=None):
+    """Drive a RecordingEnv like the app does: connect, reset, task, calls, verify."""
+    with SessionRecorder(path) as recorder:
+        env = RecordingEnv(make_env(target(host, env_key)), recorder, target(host, env_key))
+        try:
+            await env.connect()
+            await env.reset()
+            if task:
+                recorder.task(task)
+            for tool, arguments in calls:
+                await env.call_tool(tool, arguments)
+            if task:
+                recorder.verify(await run_verifier(env, task, mode="local"))
+        finally:
+            await env.close()
+    return load_session(path)
+
+
+@pytest.fixture(scope="module")
+def tracker_session(local_host, tmp_path_factory):
+    import asyncio
+
+    path = tmp_path_factory.mktemp("sessions") / "close-issue-1.jsonl"
+    calls = [
+        ("get_issue", {"issue_id": 1}),
+        ("update_issue", {"issue_id": 1, "changes": {"status": "closed"}}),
+        ("list_issues", {"status": "closed"}),
+    ]
+    return asyncio.run(record(path, local_host, "tracker", calls, CLOSE_ISSUE_1))
+
+
+def test_recording_holds_every_event(tracker_session):
+    kinds = [e.event for e in tracker_session.events]
+    assert kinds[:4] == ["session", "connect", "reset", "task"]
+    assert kinds.count("call") == 3 and kinds.count("result") == 3
+    assert kinds[-1] == "verify" and tracker_session.verdicts()[0].verdict.passed
+    assert tracker_session.connect().target["env_key"] == "tracker"
+    assert API_KEY not in tracker_session.path.read_text()
+
+
+async def test_replay_matches_and_passes(tracker_session, local_host):
+    async with connected(target(local_host)) as env:
+
+        async def verify(task):
+            return await run_verifier(env, task, mode="local")
+
+        report = await replay_session(tracker_session, env, verify=verify, ignore_keys=TIMESTAMPS)
+    assert [s.matched for s in report.steps] == [True, True, True], report.steps
+    assert report.resets == 1 and report.verdict.passed and report.ok
+
+
+async def test_replay_names_what_diverged(tracker_session, local_host, tmp_path):
+    # The same session, but the recorded close became a different status on replay.
+    tampered = tmp_path / "tampered.jsonl"
+    text = tracker_session.path.read_text().replace('"status":"closed"', '"status":"done"')
+    tampered.write_text(text)
+    async with connected(target(local_host)) as env:
+        report = await replay_session(load_session(tampered), env, ignore_keys=TIMESTAMPS)
+    assert report.diverged and not report.ok
+    diverged = [s for s in report.steps if not s.matched]
+    assert diverged and diverged[0].tool == "update_issue"
+    assert any("differs" in d for d in diverged[0].differences)
+
+
+async def test_screenshots_compare_by_pixels(local_host, tmp_path):
+    calls = [
+        ("computer", {"action": "screenshot"}),
+        ("computer", {"action": "left_click", "coordinate": [640, 400]}),
+        ("computer", {"action": "screenshot"}),
+    ]
+    session = await record(tmp_path / "todo.jsonl", local_host, "desktop-todo", calls)
+    assert any((tmp_path / "todo.images").iterdir())  # screenshots stored beside the session
+    assert all(any(b.type == "image" for b in s.result.result.blocks) for s in session.steps())
+    async with connected(target(local_host, "desktop-todo")) as env:
+        report = await replay_session(session, env)
+    assert all(s.matched for s in report.steps), report.steps
+    assert report.verdict is None and report.task_key is None
+
+
+def run_cli(*args, host):
+    env = {**os.environ, "FLEET_API_KEY": API_KEY}
+    return subprocess.run(
+        [sys.executable, "-m", "fleet_tui", "replay", *args, "--base-url", host.base_url],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_cli_replay_exit_codes(tracker_session, local_host, tmp_path):
+    ok = run_cli(
+        str(tracker_session.path),
+        "--verifier-mode",
+        "local",
+        *[f"--ignore-key={k}" for k in TIMESTAMPS],
+        host=local_host,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert "3/3 steps match" in ok.stdout and "PASS" in ok.stdout
+
+    strict = run_cli(str(tracker_session.path), "--json", "--no-verify", host=local_host)
+    assert strict.returncode == 1  # updated_at comes from the env's clock
+    report = json.loads(strict.stdout)
+    assert [s["tool"] for s in report["steps"] if not s["matched"]] == [
+        "update_issue",
+        "list_issues",
+    ]
