@@ -99,8 +99,8 @@ def summary_table(report) -> str:
     """One row per task, then a count."""
     rows = [("TASK", "ENV", "UNTOUCHED", "GOLD", "STATUS", "PROBLEMS / NOTES")]
     for task in report.tasks:
-        untouched = _verdict_cell(task.untouched)
-        gold = _verdict_cell(task.gold) if task.gold_session else "-"
+        untouched = _verdict_cell(task.untouched, want_pass=False)
+        gold = _verdict_cell(task.gold, want_pass=True) if task.gold_session else "-"
         if task.gold_session and task.replay_divergences:
             gold += f" ({task.replay_divergences} diff)"
         rows.append(
@@ -123,13 +123,11 @@ def summary_table(report) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _verdict_cell(verdict) -> str:
+def _verdict_cell(verdict, *, want_pass: bool) -> str:
+    """`score 0 (ok)` when the verdict is what the check wants, `score 1 (!)` when not."""
     if verdict is None:
         return "-"
     if not verdict.success:
-        return verdict.error_type or "error"
-    return (
-        f"{'pass' if verdict.passed else 'fail'} {verdict.score:g}"
-        if verdict.score is not None
-        else "no score"
-    )
+        return f"{verdict.error_type or 'error'} (!)"
+    score = "no score" if verdict.score is None else f"score {verdict.score:g}"
+    return f"{score} ({'ok' if verdict.passed == want_pass else '!'})"

@@ -14,8 +14,11 @@ from typing import Any
 
 from fleet_tui.envs.base import Verdict
 from fleet_tui.tasks.snapshot import DbSnapshot, write_sqlite
+from fleet_tui.tasks.verifier_child import READY
 
 DEFAULT_TIMEOUT_S = 30.0
+STARTUP_TIMEOUT_S = 120.0
+"""How long the child may take to start Python and import the SDK."""
 PASSING_SCORE = 1.0
 """Fleet's TASK_SUCCESSFUL_SCORE: a verifier returning this (or more) means the task passed."""
 
@@ -67,7 +70,6 @@ async def run_verifier_files(
             "final_answer": final_answer,
         }
         request_path.write_text(json.dumps(request), encoding="utf-8")
-        started = time.perf_counter()
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -78,7 +80,11 @@ async def run_verifier_files(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
+        started = time.perf_counter()
         try:
+            ready = await asyncio.wait_for(process.stdout.readline(), STARTUP_TIMEOUT_S)
+            if ready.decode(errors="replace").strip() == READY:
+                started = time.perf_counter()
             out, err = await asyncio.wait_for(process.communicate(), timeout_s)
         except (TimeoutError, asyncio.CancelledError) as stop:
             process.kill()

@@ -4,7 +4,9 @@ REQUEST is a JSON file `{code, databases: {name: path}, final_answer}`; the outc
 to RESULT as JSON `{success, result, stdout, error_type, error_message, traceback}`. The
 verifier gets a fleet-python env in local file mode (`Fleet().instance({name: path})`), so
 `env.db("current")` and `env.db("seed")` behave as they do on a Fleet instance. The parent
-kills this process on timeout; nothing here runs in the UI's process.
+kills this process when the verifier outlives its timeout, counted from the READY line (so a
+slow interpreter start on a busy machine is not blamed on the verifier); nothing here runs in
+the UI's process.
 """
 
 from __future__ import annotations
@@ -118,8 +120,16 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+READY = "fleet-tui-verifier-ready"
+"""Printed once the SDK is imported: the parent starts the verifier's timeout from here."""
+
+
 def main(argv: list[str]) -> int:
     request_path, result_path = argv
+    import fleet  # noqa: F401  (slow imports happen before the clock starts)
+    from fleet.verifiers import local_executor  # noqa: F401
+
+    print(READY, flush=True)
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
     outcome = run(request)
