@@ -1,0 +1,161 @@
+"""`fleet-tui call TARGET TOOL [--args JSON] [-a key=value ...] [--save-images DIR]`.
+
+Arguments are checked before anything is provisioned. Images (and other binary blocks) are
+written as files and their paths printed; exit code 1 when the tool reports an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import mimetypes
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from fleet_tui.commands.output import err, out, pretty_json, print_json
+from fleet_tui.envs.base import (
+    AudioBlock,
+    Env,
+    EnvError,
+    ImageBlock,
+    ResourceBlock,
+    ResourceLinkBlock,
+    TextBlock,
+    ToolResult,
+    UnknownBlock,
+)
+from fleet_tui.targets import add_target_arguments, target_from_args
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_target_arguments(parser)
+    parser.add_argument("tool", metavar="TOOL", help="the tool to call")
+    parser.add_argument("--args", metavar="JSON", help="the arguments as a JSON object")
+    parser.add_argument(
+        "-a",
+        dest="pairs",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="one argument (repeatable); VALUE is read as JSON when it parses, else as a string",
+    )
+    parser.add_argument(
+        "--save-images", metavar="DIR", help="write images here (default: a new temporary folder)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+
+def parse_arguments(args_json: str | None, pairs: list[str]) -> dict[str, Any]:
+    """`--args` merged with the `-a key=value` pairs (pairs win); EnvError on bad input."""
+    arguments: dict[str, Any] = {}
+    if args_json is not None:
+        try:
+            arguments = json.loads(args_json)
+        except ValueError as error:
+            raise EnvError(f"--args is not valid JSON: {error}") from None
+        if not isinstance(arguments, dict):
+            raise EnvError(f"--args must be a JSON object, got {type(arguments).__name__}")
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise EnvError(f"-a expects KEY=VALUE, got {pair!r}")
+        try:
+            arguments[key] = json.loads(value)
+        except ValueError:
+            arguments[key] = value
+    return arguments
+
+
+def run(args: argparse.Namespace) -> int:
+    from fleet_tui.commands.lifecycle import run_on_env
+
+    arguments = parse_arguments(args.args, args.pairs)
+    target = target_from_args(args)
+
+    async def work(env: Env) -> int:
+        result = await env.call_tool(args.tool, arguments)
+        files = BlockFiles(args.save_images, args.tool)
+        if args.json:
+            print_json(result_json(args.tool, result, files))
+        else:
+            print_result(result, files)
+        if result.is_error:
+            err(f"fleet-tui: tool {args.tool!r} reported an error")
+            return 1
+        return 0
+
+    return run_on_env(target, work)
+
+
+class BlockFiles:
+    """Writes binary blocks to files named after the tool, block index and content hash."""
+
+    def __init__(self, folder: str | None, tool: str) -> None:
+        self._folder = Path(folder) if folder else None
+        self._tool = "".join(c if c.isalnum() or c in "-_" else "_" for c in tool)
+
+    def write(self, index: int, data: bytes, mime_type: str | None) -> Path:
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="fleet-tui-"))
+        try:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            extension = mimetypes.guess_extension(mime_type or "") or ".bin"
+            digest = hashlib.sha256(data).hexdigest()[:12]
+            path = self._folder / f"{self._tool}-{index}-{digest}{extension}"
+            path.write_bytes(data)
+        except OSError as error:
+            raise EnvError(f"cannot write {self._folder}: {error.strerror}") from None
+        return path
+
+
+def print_result(result: ToolResult, files: BlockFiles) -> None:
+    """The blocks in order: text (JSON pretty-printed), files for binary content."""
+    shown_json = []
+    for index, block in enumerate(result.blocks):
+        if isinstance(block, TextBlock):
+            parsed = block.parsed_json()
+            shown_json.append(parsed)
+            out(pretty_json(parsed) if parsed is not None else block.text)
+        elif isinstance(block, ImageBlock | AudioBlock):
+            path = files.write(index, block.data, block.mime_type)
+            out(f"[{block.type} {block.mime_type}, {len(block.data)} bytes] {path}")
+        elif isinstance(block, ResourceBlock):
+            out(f"[resource {block.uri}{f' {block.mime_type}' if block.mime_type else ''}]")
+            if block.text is not None:
+                out(block.text)
+            if block.blob is not None:
+                out(f"  {files.write(index, block.blob, block.mime_type)}")
+        elif isinstance(block, ResourceLinkBlock):
+            out(f"[link {block.name or block.uri}] {block.uri}")
+        elif isinstance(block, UnknownBlock):
+            out(f"[unknown block] {pretty_json(block.raw)}")
+    if result.structured is not None and result.structured not in shown_json:
+        out("structured content:")
+        out(pretty_json(result.structured))
+
+
+def result_json(tool: str, result: ToolResult, files: BlockFiles) -> dict[str, Any]:
+    """The result for `--json`: binary data replaced by the path of the file it went to."""
+    blocks = []
+    for index, block in enumerate(result.blocks):
+        data = block.model_dump(mode="json", exclude={"data", "blob"})
+        if isinstance(block, ImageBlock | AudioBlock):
+            data["path"] = str(files.write(index, block.data, block.mime_type))
+            data["size_bytes"] = len(block.data)
+        elif isinstance(block, ResourceBlock) and block.blob is not None:
+            data["path"] = str(files.write(index, block.blob, block.mime_type))
+        blocks.append(data)
+    return {
+        "tool": tool,
+        "endpoint": result.endpoint,
+        "is_error": result.is_error,
+        "error_kind": result.error_kind,
+        "blocks": blocks,
+        "structured": result.structured,
+        "latency_s": round(result.latency_s, 4),
+        "size_bytes": result.size_bytes,
+        "reward": result.reward,
+        "done": result.done,
+    }

@@ -1,0 +1,20 @@
+"""`fleet-tui demo`: the app on the bundled computer-use env, through the embedded host."""
+
+from __future__ import annotations
+
+import argparse
+
+DEMO_ENV = "desktop-todo"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--keep", action="store_true", help="leave the instance running on exit (prints its id)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from fleet_tui.targets import Target
+    from fleet_tui.ui.app import run_app
+
+    return run_app(Target(env_key=DEMO_ENV, local=True, keep=args.keep), args)

@@ -1,0 +1,67 @@
+"""`fleet-tui envs [--local | --base-url URL]`: the envs a Fleet host offers."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+
+from fleet_tui.commands.output import first_line, out, print_json, table
+from fleet_tui.envs.base import EnvError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--local", action="store_true", help="the embedded local Fleet host (no API key)"
+    )
+    where.add_argument("--base-url", metavar="URL", help="another Fleet-compatible host")
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from fleet_tui.targets import Target, check_target
+
+    api_key = os.environ.get("FLEET_API_KEY") or None
+    # Checked like a provisioning target (an API key for the cloud), minus the env key.
+    check_target(Target(env_key="-", local=args.local, base_url=args.base_url, api_key=api_key))
+    return asyncio.run(list_envs(args, api_key))
+
+
+async def list_envs(args: argparse.Namespace, api_key: str | None) -> int:
+    import fleet
+
+    from fleet_tui.envs.fleet import LOCAL_API_KEY
+
+    host = None
+    base_url = args.base_url
+    if args.local:
+        from fleet_tui.local.runner import start_local_host
+
+        host = await asyncio.to_thread(start_local_host)
+        base_url, api_key = host.base_url, api_key or LOCAL_API_KEY
+    try:
+        client = fleet.AsyncFleet(api_key=api_key, base_url=base_url)
+        try:
+            envs = await client.list_envs()
+        except Exception as error:
+            message = getattr(error, "message", None) or str(error) or type(error).__name__
+            where = "the embedded host" if args.local else base_url or "the Fleet cloud"
+            raise EnvError(f"cannot list the envs of {where}: {message}") from None
+    finally:
+        if host is not None:
+            await asyncio.to_thread(host.stop)
+    if args.json:
+        print_json([env.model_dump(mode="json") for env in envs])
+        return 0
+    rows = [
+        [
+            env.env_key,
+            env.default_version or "",
+            ", ".join(sorted(env.versions)),
+            first_line(env.description or env.name or ""),
+        ]
+        for env in envs
+    ]
+    out(table(rows, ["ENV", "DEFAULT", "VERSIONS", "DESCRIPTION"]))
+    return 0

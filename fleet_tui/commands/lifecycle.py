@@ -1,0 +1,84 @@
+"""Run a headless command on an env: connect, work, and always close — after an error, on
+Ctrl+C (asyncio.run cancels the main task) and on SIGTERM (handled the same way here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Awaitable, Callable
+
+from fleet_tui.commands.output import err, warn
+from fleet_tui.envs.base import Env, EnvError
+from fleet_tui.targets import Target
+
+Work = Callable[[Env], Awaitable[int]]
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+def run_on_env(target: Target, work: Work) -> int:
+    """Connect to `target`, run `work(env)`, close; returns the exit code."""
+    return asyncio.run(_run(target, work))
+
+
+async def _run(target: Target, work: Work) -> int:
+    from fleet_tui.envs.errors import describe_error
+    from fleet_tui.targets import make_env
+
+    terminated = _cancel_on_sigterm()
+    env = make_env(target)
+    try:
+        await env.connect(progress=err)
+        for warning in env.warnings():
+            warn(warning)
+        return await work(env)
+    except asyncio.CancelledError:
+        if not terminated.is_set():
+            raise
+        err("fleet-tui: terminated")
+        return EXIT_TERMINATED
+    except (EnvError, KeyboardInterrupt):
+        raise
+    except Exception as error:
+        raise EnvError(f"unexpected error: {describe_error(error)}") from None
+    finally:
+        warnings_before = set(env.warnings())
+        await env.close()
+        for warning in env.warnings():
+            if warning not in warnings_before:
+                warn(warning)
+        _say_if_kept(env)
+
+
+def _cancel_on_sigterm() -> asyncio.Event:
+    """Make SIGTERM cancel the current task, like Ctrl+C does; the event says it happened."""
+    terminated = asyncio.Event()
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+
+    def on_sigterm() -> None:
+        terminated.set()
+        if task is not None:
+            task.cancel()
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    return terminated
+
+
+def _say_if_kept(env: Env) -> None:
+    info = env.info
+    if not (info.keep and info.created_here and info.instance_id):
+        return
+    if info.kind == "local":
+        warn(
+            f"instance {info.instance_id} lived on the embedded host, which stopped with this "
+            "command; to keep instances, run `fleet-tui local serve` and pass --base-url"
+        )
+        return
+    where = f" --base-url {info.base_url}" if info.base_url else ""
+    err(
+        f"kept instance {info.instance_id}; attach with: fleet-tui --instance "
+        f"{info.instance_id}{where}"
+    )

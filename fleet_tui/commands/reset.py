@@ -1,0 +1,36 @@
+"""`fleet-tui reset TARGET [--seed N]`: restore the env's seed state."""
+
+from __future__ import annotations
+
+import argparse
+
+from fleet_tui.commands.output import err, out, print_json
+from fleet_tui.envs.base import Env
+from fleet_tui.targets import add_target_arguments, target_from_args
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_target_arguments(parser)
+    parser.add_argument("--seed", type=int, metavar="N", help="seed for the reset")
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from fleet_tui.commands.lifecycle import run_on_env
+
+    target = target_from_args(args)
+
+    async def work(env: Env) -> int:
+        result = await env.reset(seed=args.seed)
+        if args.json:
+            print_json({"instance_id": env.info.instance_id, **result.model_dump(mode="json")})
+        else:
+            out(f"reset {'ok' if result.success else 'FAILED'}: {result.message}")
+            if result.result is not None:
+                out(result.result.text())
+        if not result.success:
+            err("fleet-tui: the reset failed")
+            return 1
+        return 0
+
+    return run_on_env(target, work)

@@ -1,0 +1,49 @@
+"""`fleet-tui tools TARGET`: the union of MCP tools, grouped by the endpoint that owns each."""
+
+from __future__ import annotations
+
+import argparse
+
+from fleet_tui.commands.output import first_line, out, print_json, table
+from fleet_tui.envs.base import Env, Tool
+from fleet_tui.targets import add_target_arguments, target_from_args
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_target_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from fleet_tui.commands.lifecycle import run_on_env
+
+    target = target_from_args(args)
+
+    async def work(env: Env) -> int:
+        tools = await env.list_tools()
+        if args.json:
+            print_json(
+                {
+                    "tools": [tool.model_dump(mode="json") for tool in tools],
+                    "endpoints": [status.model_dump(mode="json") for status in env.endpoints()],
+                    "warnings": env.warnings(),
+                }
+            )
+            return 0
+        statuses = {status.url: status for status in env.endpoints()}
+        groups: dict[str, list[Tool]] = {url: [] for url in statuses}
+        for tool in tools:
+            groups.setdefault(tool.endpoint, []).append(tool)
+        for url, owned in groups.items():
+            status = statuses.get(url)
+            state = f"  ({status.state.value}, owns {len(owned)} of its {status.tool_count} tools)"
+            out(f"{url or 'tools'}{state if status else ''}")
+            if owned:
+                rows = [[tool.name, first_line(tool.description)] for tool in owned]
+                for line in table(rows, ["TOOL", "DESCRIPTION"]).split("\n"):
+                    out(f"  {line}")
+            out()
+        out(f"{len(tools)} tools")
+        return 0
+
+    return run_on_env(target, work)
