@@ -1,0 +1,618 @@
+"""The Textual app: pick a tool, fill its form, call it, read the result; drive computer-use envs.
+
+The app talks only to an `Env`. Every bit of I/O runs in a worker: one connection worker
+(connect, reconnect), one call worker at a time (group "call", cancelled by esc), and a
+shutdown worker that closes what fleet-tui created before the app exits.
+
+Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
+time with `add_sidebar_pane`; add keys and palette entries in `keymap.py` (palette entries run
+`action_<name>` on the app); subscribe to `env_ready`, `call_finished` and `env_reset`
+(Textual signals) to follow what happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.signal import Signal
+from textual.widget import Widget
+from textual.widgets import Footer, TabbedContent, TabPane
+
+from fleet_tui.envs.base import EndpointState, Env, EnvError, ResetResult, Tool, ToolResult
+from fleet_tui.targets import Target, make_env
+from fleet_tui.ui import images
+from fleet_tui.ui.call_command import call_command, target_options
+from fleet_tui.ui.commands import FleetCommands, PaletteEntry
+from fleet_tui.ui.keymap import bindings_for, palette_actions
+from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
+from fleet_tui.ui.safe_text import one_line
+from fleet_tui.ui.screens.help import HelpScreen
+from fleet_tui.ui.screens.image_screen import ImageScreen
+from fleet_tui.ui.screens.reset_screen import ResetScreen
+from fleet_tui.ui.widgets.banner import Banner
+from fleet_tui.ui.widgets.history import HistoryEntry, HistoryTable
+from fleet_tui.ui.widgets.image_view import ImageView
+from fleet_tui.ui.widgets.progress_panel import ProgressPanel
+from fleet_tui.ui.widgets.result_view import ResultView
+from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+from fleet_tui.ui.widgets.status_bar import Episode, StatusBar, status_text
+from fleet_tui.ui.widgets.tool_list import ToolList
+from fleet_tui.ui.widgets.tool_panel import ToolPanel
+
+COMPUTER_TOOL = "computer"
+CLOSE_TIMEOUT_S = 60.0
+
+
+def describe(error: BaseException) -> str:
+    """One line for the user, from an EnvError, an ExceptionGroup or anything else."""
+    if isinstance(error, EnvError):
+        return error.message
+    if isinstance(error, BaseExceptionGroup) and error.exceptions:
+        return describe(error.exceptions[0])
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+class ProgressLine(Message):
+    """One line of connection progress (posted from any thread)."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__()
+        self.line = line
+
+
+class FleetTuiApp(App[int]):
+    """fleet-tui's interactive app on one target."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "fleet-tui"
+    BINDINGS = bindings_for("global")
+    COMMANDS = App.COMMANDS | {FleetCommands}
+
+    def __init__(
+        self,
+        target: Target,
+        *,
+        env_factory: Callable[[Target], Env] = make_env,
+        keep_note: list[str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.target = target
+        self.env_factory = env_factory
+        self.env: Env | None = None
+        self.tools: list[Tool] = []
+        self.connection_state = "connecting"
+        self.connected_at: float | None = None
+        self.episode = Episode()
+        self.entries: list[HistoryEntry] = []
+        self.pending_actions: list[dict[str, Any]] = []
+        self.shutting_down = False
+        self.keep_note = keep_note if keep_note is not None else []
+        """Filled on exit with lines telling how to attach again to a kept instance."""
+        self.env_ready: Signal[list[Tool]] = Signal(self, "env-ready")
+        self.call_finished: Signal[HistoryEntry] = Signal(self, "call-finished")
+        self.env_reset: Signal[ResetResult] = Signal(self, "env-reset")
+
+    # -- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield Banner(id="banner")
+        with Horizontal(id="body"):
+            # Sidebar panes: add a TabPane here (or call add_sidebar_pane at run time).
+            with TabbedContent(id="sidebar"):
+                with TabPane("Tools", id="pane-tools"):
+                    yield ToolList(id="tools")
+                with TabPane("History", id="pane-history"):
+                    yield HistoryTable(id="history")
+            with Vertical(id="work"):
+                yield ToolPanel(id="tool-panel")
+                yield ResultView(id="result")
+            yield ScreenshotPane(id="screenshot-pane")
+        yield ProgressPanel(id="progress")
+        yield Footer()
+
+    async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None:
+        """Add a tab to the sidebar (for panels such as tasks or state)."""
+        await self.query_one("#sidebar", TabbedContent).add_pane(TabPane(title, widget, id=pane_id))
+
+    @property
+    def tool_list(self) -> ToolList:
+        return self.query_one(ToolList)
+
+    @property
+    def tool_panel(self) -> ToolPanel:
+        return self.query_one(ToolPanel)
+
+    @property
+    def result_view(self) -> ResultView:
+        return self.query_one(ResultView)
+
+    @property
+    def history(self) -> HistoryTable:
+        return self.query_one(HistoryTable)
+
+    @property
+    def screenshot_pane(self) -> ScreenshotPane:
+        return self.query_one(ScreenshotPane)
+
+    @property
+    def banner(self) -> Banner:
+        return self.query_one(Banner)
+
+    @property
+    def computer_use(self) -> bool:
+        return any(t.name == COMPUTER_TOOL for t in self.tools)
+
+    def tool_named(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def on_mount(self) -> None:
+        self.screenshot_pane.display = False
+        self.set_interval(1.0, self.refresh_status)
+        self.refresh_status()
+        self.start_connect()
+
+    # -- status ----------------------------------------------------------------------------------
+
+    def refresh_status(self) -> None:
+        env = self.env
+        endpoints = env.endpoints() if env is not None and self.connection_state != "idle" else []
+        self.query_one(StatusBar).show(
+            status_text(
+                self.target.describe(),
+                env.info if env is not None else None,
+                endpoints,
+                self.episode,
+                state=self.connection_state,
+                connected_at=self.connected_at,
+                heartbeat=getattr(env, "heartbeat_state", None),
+            )
+        )
+        down = [e for e in endpoints if e.state == EndpointState.DOWN]
+        if self.connection_state == "connected" and down and not self.banner.shown:
+            names = ", ".join(f"{e.url} ({e.error or 'down'})" for e in down)
+            self.banner.show(f"Connection lost: {names}", action="reconnect", label="Reconnect")
+
+    # -- connecting ------------------------------------------------------------------------------
+
+    def _progress(self, line: str) -> None:
+        self.post_message(ProgressLine(line))
+
+    def on_progress_line(self, message: ProgressLine) -> None:
+        self.query_one(ProgressPanel).add_line(message.line)
+
+    def start_connect(self) -> None:
+        self.connection_state = "connecting"
+        self.banner.hide()
+        self.query_one(ProgressPanel).start(f"Connecting to {self.target.describe()}")
+        self.run_worker(self._connect(), group="connection", exclusive=True, exit_on_error=False)
+
+    async def _connect(self) -> None:
+        reconnect = getattr(self.env, "reconnect", None)
+        try:
+            if self.env is not None and self.connection_state == "reconnecting" and reconnect:
+                await reconnect(self._progress)
+            else:
+                if self.env is not None:
+                    await self._close_env()
+                self.env = self.env_factory(self.target)
+                await self.env.connect(self._progress)
+            tools = await self.env.list_tools(refresh=True)
+        except asyncio.CancelledError:
+            self._progress("Cancelled: closing what was created…")
+            await asyncio.shield(self._close_env())
+            self.connection_state = "idle"
+            self._connection_failed("Connecting was cancelled; nothing was left running.")
+            raise
+        except Exception as error:
+            self.connection_state = "disconnected"
+            self._connection_failed(f"Could not connect: {describe(error)}")
+            return
+        self.connection_state = "connected"
+        self.connected_at = self.connected_at or time.monotonic()
+        self.query_one(ProgressPanel).stop()
+        await self._tools_ready(tools)
+
+    def _connection_failed(self, message: str) -> None:
+        self.query_one(ProgressPanel).stop()
+        self.banner.show(message, action="reconnect", label="Connect again")
+        self.refresh_status()
+
+    async def _tools_ready(self, tools: list[Tool]) -> None:
+        self.tools = tools
+        self.tool_list.set_tools(tools)
+        for warning in self.env.warnings() if self.env else []:
+            self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
+        self.screenshot_pane.display = self.computer_use
+        self.refresh_status()
+        if self.computer_use:
+            await self.show_tool(COMPUTER_TOOL, {"action": "screenshot"})
+            self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
+        elif tools and self.tool_panel.tool is None:
+            await self.show_tool(tools[0].name)
+        self.tool_list.focus_filter()
+        self.env_ready.publish(tools)
+
+    async def _close_env(self) -> None:
+        env, self.env = self.env, None
+        if env is None:
+            return
+        try:
+            await asyncio.wait_for(env.close(), CLOSE_TIMEOUT_S)
+        except Exception as error:
+            self.notify(f"Closing failed: {describe(error)}", severity="error", markup=False)
+        self._remember_kept(env)
+
+    def _remember_kept(self, env: Env) -> None:
+        info = env.info
+        if info.keep and info.instance_id:
+            command = " ".join(["fleet-tui", *target_options(self.target, info.instance_id)])
+            self.keep_note[:] = [
+                f"Instance {info.instance_id} is still running (--keep).",
+                f"Attach again with: {command}",
+            ]
+
+    def action_reconnect(self) -> None:
+        if self.shutting_down:
+            return
+        if self.env is not None and self.connection_state in ("connected", "disconnected"):
+            self.connection_state = "reconnecting" if self.connected_at else "connecting"
+        self.workers.cancel_group(self, "call")
+        self.start_connect()
+
+    @on(ProgressPanel.Cancelled)
+    def _cancel_connect(self) -> None:
+        self.workers.cancel_group(self, "connection")
+
+    # -- tools and the form ----------------------------------------------------------------------
+
+    async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None:
+        """Select `name` in the list and show its form (filled with `arguments`)."""
+        tool = self.tool_named(name)
+        if tool is None:
+            self.notify(f"No tool named {one_line(name, 80)}", severity="error", markup=False)
+            return
+        await self.tool_panel.show_tool(tool, arguments)
+
+    @on(ToolList.Chosen)
+    async def _tool_chosen(self, event: ToolList.Chosen) -> None:
+        if self.tool_panel.tool is None or self.tool_panel.tool.name != event.tool.name:
+            await self.tool_panel.show_tool(event.tool)
+        self.call_after_refresh(self.tool_panel.focus_form)
+
+    @on(ToolPanel.CallRequested)
+    def _call_requested(self) -> None:
+        self.action_call()
+
+    def action_call(self) -> None:
+        panel = self.tool_panel
+        if panel.tool is None:
+            self.notify("Pick a tool first.", severity="warning")
+            return
+        try:
+            arguments = panel.arguments()
+        except ValueError as error:
+            self.notify(one_line(str(error), 300), severity="error", markup=False)
+            return
+        problems = panel.problems()
+        if problems:
+            self.notify(
+                "Sending anyway; the arguments break the schema:\n" + "\n".join(problems[:5]),
+                severity="warning",
+                markup=False,
+            )
+        self.start_call(panel.tool.name, arguments)
+
+    # -- calls -----------------------------------------------------------------------------------
+
+    @property
+    def call_running(self) -> bool:
+        return any(not w.is_finished for w in self.workers if w.group == "call")
+
+    def start_call(self, name: str, arguments: dict[str, Any]) -> HistoryEntry | None:
+        """Call a tool in a worker; returns its history entry (None if not started)."""
+        if self.env is None or self.connection_state != "connected":
+            self.notify("Not connected.", severity="error")
+            return None
+        if self.call_running:
+            self.notify("A call is running: esc cancels it.", severity="warning")
+            return None
+        entry = HistoryEntry(number=len(self.entries) + 1, tool=name, arguments=arguments)
+        self.entries.append(entry)
+        self.history.add_entry(entry)
+        self.tool_panel.set_state(f"calling {one_line(name, 40)}… (esc cancels)")
+        self.run_worker(self._call(entry), group="call", exit_on_error=False)
+        return entry
+
+    async def _call(self, entry: HistoryEntry) -> None:
+        env = self.env
+        assert env is not None
+        started = time.monotonic()
+        try:
+            result = await env.call_tool(entry.tool, entry.arguments)
+        except asyncio.CancelledError:
+            self._finish(entry, "cancelled", started, message="Cancelled by the user.")
+            self.pending_actions.clear()
+            raise
+        except Exception as error:
+            self._finish(entry, "failed", started, message=describe(error))
+            await self.show_plan(plan_message(entry.message, is_error=True, title=_title(entry)))
+            self.refresh_status()
+            return
+        entry.result = result
+        self._finish(entry, "error" if result.is_error else "ok", started)
+        self.episode.record(result.reward, result.done)
+        await self.show_result(entry)
+        await self._after_computer_action(entry, result)
+        self._next_pending()
+
+    def _finish(self, entry: HistoryEntry, status: str, started: float, message: str = "") -> None:
+        entry.status = status
+        entry.message = message
+        entry.latency_s = entry.result.latency_s if entry.result else time.monotonic() - started
+        self.history.update_entry(entry)
+        self.tool_panel.set_state(f"{status}" + (f": {one_line(message, 80)}" if message else ""))
+        self.call_finished.publish(entry)
+        self.refresh_status()
+
+    async def show_result(self, entry: HistoryEntry) -> None:
+        """Show an entry's result (formatted in a thread: big results do not block the UI)."""
+        if entry.result is None:
+            await self.show_plan(
+                plan_message(
+                    entry.message or entry.status,
+                    is_error=entry.status in ("failed", "error"),
+                    title=_title(entry),
+                )
+            )
+            return
+        plan = await asyncio.to_thread(
+            plan_result, entry.result, self.tool_named(entry.tool), _title(entry)
+        )
+        await self.show_plan(plan)
+
+    async def show_plan(self, plan: ResultPlan) -> None:
+        await self.result_view.show(plan)
+
+    def action_cancel_call(self) -> None:
+        if self.query_one(ProgressPanel).shown:
+            self.workers.cancel_group(self, "connection")
+        elif self.call_running:
+            self.workers.cancel_group(self, "call")
+            self.notify("Call cancelled.")
+        elif self.screenshot_pane.typing:
+            self.screenshot_pane.typing = False
+
+    # -- computer use ----------------------------------------------------------------------------
+
+    async def _after_computer_action(self, entry: HistoryEntry, result: ToolResult) -> None:
+        shots = result.images()
+        if shots and self.computer_use:
+            self.screenshot_pane.show(shots[-1].data)
+        elif entry.tool == COMPUTER_TOOL and entry.arguments.get("action") != "screenshot":
+            self.pending_actions.insert(0, {"action": "screenshot"})
+
+    def _next_pending(self) -> None:
+        if self.pending_actions:
+            self.start_call(COMPUTER_TOOL, self.pending_actions.pop(0))
+
+    @on(ScreenshotPane.Act)
+    async def _screen_action(self, event: ScreenshotPane.Act) -> None:
+        if not event.send:
+            await self.show_tool(COMPUTER_TOOL, event.arguments)
+            self.notify(f"Form filled: {_args_text(event.arguments)} (ctrl+s sends it)")
+            return
+        if self.call_running:
+            self.pending_actions.append(event.arguments)
+        else:
+            self.start_call(COMPUTER_TOOL, event.arguments)
+
+    def action_screenshot(self) -> None:
+        if not self.computer_use:
+            self.notify("This env has no computer tool.", severity="warning")
+            return
+        self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
+
+    def action_toggle_live(self) -> None:
+        pane = self.screenshot_pane
+        pane.live = not pane.live
+        self.notify("Live mode: clicks act at once." if pane.live else "Clicks fill the form.")
+
+    def action_toggle_typing(self) -> None:
+        if not self.computer_use:
+            self.notify("This env has no computer tool.", severity="warning")
+            return
+        pane = self.screenshot_pane
+        pane.typing = not pane.typing
+        if pane.typing:
+            self.notify("Typing mode: keys go to the env (esc leaves).")
+
+    # -- history ---------------------------------------------------------------------------------
+
+    @on(HistoryTable.Action)
+    async def _history_action(self, event: HistoryTable.Action) -> None:
+        entry = event.entry
+        if event.action == "show":
+            if entry.status != "running":
+                await self.show_result(entry)
+        elif event.action == "rerun":
+            if entry.is_call:
+                self.start_call(entry.tool, dict(entry.arguments))
+        elif event.action == "load_args" and entry.is_call:
+            await self.show_tool(entry.tool, entry.arguments)
+            self.action_show_tools()
+            self.notify(f"Arguments of call #{entry.number} loaded into the form.")
+
+    def action_show_tools(self) -> None:
+        self.query_one("#sidebar", TabbedContent).active = "pane-tools"
+
+    def action_show_history(self) -> None:
+        self.query_one("#sidebar", TabbedContent).active = "pane-history"
+        self.history.focus()
+
+    def action_focus_filter(self) -> None:
+        self.action_show_tools()
+        self.tool_list.focus_filter()
+
+    # -- reset -----------------------------------------------------------------------------------
+
+    def action_reset_env(self) -> None:
+        if self.env is None or self.connection_state != "connected":
+            self.notify("Not connected.", severity="error")
+            return
+
+        def chosen(answer: tuple[bool, int | None] | None) -> None:
+            if answer and answer[0]:
+                self.run_worker(self._reset(answer[1]), group="call", exit_on_error=False)
+
+        self.push_screen(ResetScreen(), chosen)
+
+    async def _reset(self, seed: int | None) -> None:
+        assert self.env is not None
+        entry = HistoryEntry(
+            number=len(self.entries) + 1,
+            tool="<reset>",
+            arguments={} if seed is None else {"seed": seed},
+        )
+        self.entries.append(entry)
+        self.history.add_entry(entry)
+        started = time.monotonic()
+        try:
+            outcome = await self.env.reset(seed)
+        except Exception as error:
+            self._finish(entry, "failed", started, message=describe(error))
+            self.notify(f"Reset failed: {entry.message}", severity="error", markup=False)
+            return
+        entry.result = outcome.result
+        self.episode = Episode()
+        message = outcome.message or ("Reset done." if outcome.success else "Reset failed.")
+        self._finish(entry, "ok" if outcome.success else "failed", started, message=message)
+        await self.show_result(entry)
+        self.notify(
+            one_line(message, 200),
+            markup=False,
+            severity="information" if outcome.success else "error",
+        )
+        self.env_reset.publish(outcome)
+        if self.computer_use:
+            self.pending_actions.insert(0, {"action": "screenshot"})
+            self._next_pending()
+
+    # -- images ----------------------------------------------------------------------------------
+
+    def open_image(self, data: bytes | None) -> None:
+        if data:
+            self.push_screen(ImageScreen(data))
+
+    def save_image(self, view: ImageView) -> None:
+        try:
+            path = view.save_png()
+        except (ValueError, OSError) as error:
+            self.notify(f"Not saved: {error}", severity="error", markup=False)
+            return
+        self.notify(f"Saved {path}", markup=False)
+
+    # -- help, palette, copy ---------------------------------------------------------------------
+
+    def focused_area(self) -> str:
+        node = self.focused
+        while node is not None:
+            area = getattr(node, "HELP_AREA", None)
+            if area:
+                return area
+            node = node.parent
+        return getattr(self.screen, "HELP_AREA", "global")
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.focused_area()))
+
+    def palette_entries(self) -> list[PaletteEntry]:
+        entries = [
+            PaletteEntry(action.description, f"key {action.key}", self._runner(action.name))
+            for action in palette_actions()
+        ]
+        for tool in self.tools:
+            entries.append(
+                PaletteEntry(f"Call tool {tool.name}", tool.description, self._tool_opener(tool))
+            )
+        return entries
+
+    def _runner(self, action: str) -> Callable[[], Any]:
+        return lambda: self.run_action(action)
+
+    def _tool_opener(self, tool: Tool) -> Callable[[], Any]:
+        async def open_tool() -> None:
+            self.action_show_tools()
+            self.tool_list.select(tool.name)
+
+        return open_tool
+
+    def current_command(self) -> str | None:
+        panel = self.tool_panel
+        if panel.tool is None:
+            return None
+        arguments = panel.arguments()
+        info = self.env.info if self.env is not None else None
+        keep = info is not None and (info.keep or not info.created_here)
+        instance = info.instance_id if info is not None and keep else None
+        return call_command(self.target, panel.tool.name, arguments, instance)
+
+    def action_copy_command(self) -> None:
+        try:
+            command = self.current_command()
+        except ValueError as error:
+            self.notify(one_line(str(error), 300), severity="error", markup=False)
+            return
+        if command is None:
+            self.notify("Pick a tool first.", severity="warning")
+            return
+        self.copy_to_clipboard(command)
+        self.notify(command, title="Copied to the clipboard", markup=False, timeout=8)
+
+    # -- quitting --------------------------------------------------------------------------------
+
+    async def action_quit(self) -> None:
+        if self.shutting_down:
+            return
+        self.shutting_down = True
+        self.query_one(ProgressPanel).start("Closing what fleet-tui created…")
+        self.workers.cancel_group(self, "call")
+        self.workers.cancel_group(self, "connection")
+        self.run_worker(self._shutdown(), group="shutdown")
+
+    async def _shutdown(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._close_env()
+        self.exit(0)
+
+
+def _title(entry: HistoryEntry) -> str:
+    return f"#{entry.number} {one_line(entry.tool, 40)} · {entry.status}" + (
+        f" · {entry.latency_s * 1000:.0f} ms" if entry.latency_s is not None else ""
+    )
+
+
+def _args_text(arguments: dict[str, Any]) -> str:
+    return one_line(", ".join(f"{k}={v}" for k, v in arguments.items()), 80)
+
+
+def run_app(target: Target, args: Any = None) -> int:
+    """Run the app on `target` until the user quits; returns the exit code."""
+    images.choose_backend(getattr(args, "image_backend", None))
+    images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
+    keep_note: list[str] = []
+    app = FleetTuiApp(target, keep_note=keep_note)
+    code = app.run()
+    for line in keep_note:
+        print(line)
+    return int(code or 0)

@@ -1,0 +1,52 @@
+"""The current call as a `fleet-tui call ...` command line a user can paste into a shell."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+from fleet_tui.targets import Target
+
+
+def target_options(target: Target, instance_id: str | None = None) -> list[str]:
+    """The command-line options that reach the same target.
+
+    With `instance_id` (a Fleet instance that will outlive this app), attach to it instead of
+    provisioning a new one.
+    """
+    if target.openenv:
+        return ["--openenv", target.openenv]
+    words: list[str] = []
+    if instance_id and target.kind == "fleet":
+        words += ["--instance", instance_id]
+    elif target.env_key:
+        words.append(target.env_key)
+    elif target.instance:
+        words += ["--instance", target.instance]
+    if target.local:
+        words.append("--local")
+    if target.base_url:
+        words += ["--base-url", target.base_url]
+    for url in target.mcp:
+        words += ["--mcp", url]
+    if not instance_id:
+        for flag, value in (
+            ("--data-key", target.data_key),
+            ("--region", target.region),
+            ("--image-type", target.image_type),
+        ):
+            if value:
+                words += [flag, value]
+        for key, value in target.env_variables.items():
+            words += ["--env", f"{key}={value}"]
+    return words
+
+
+def call_command(
+    target: Target, tool: str, arguments: dict[str, Any], instance_id: str | None = None
+) -> str:
+    words = ["fleet-tui", "call", *target_options(target, instance_id), tool]
+    if arguments:
+        words += ["--args", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
+    return shlex.join(words)

@@ -1,0 +1,125 @@
+"""Every key of the app, by named action and by area.
+
+Widgets take their bindings from here (`bindings_for(area)`), the help screen lists the keys of
+the focused area from here, and the command palette offers every action listed here. To add a
+key, add an `Action`; to add an area, give a widget `HELP_AREA = "<area>"` and use that name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Action:
+    """One named action: `action_<name>` on the widget (or app) of its area."""
+
+    name: str
+    key: str
+    description: str
+    area: str = "global"
+    short: str = ""
+    """The footer label (defaults to the description)."""
+    show: bool = True
+    """Shown in the footer."""
+    palette: bool = True
+    """Offered in the command palette (runs on the app as `action_<name>`)."""
+    priority: bool = False
+
+
+AREAS: dict[str, str] = {
+    "global": "Everywhere",
+    "tools": "Tool list",
+    "form": "Tool form",
+    "result": "Result view",
+    "history": "History",
+    "screenshot": "Screenshot pane",
+    "image": "Full-screen image",
+}
+
+ACTIONS: list[Action] = [
+    Action("quit", "ctrl+q", "Quit (closes what fleet-tui created)", short="Quit", priority=True),
+    Action("help", "f1", "Help: keys of the focused area", short="Help"),
+    Action("command_palette", "ctrl+p", "Command palette", show=False, palette=False),
+    Action("call", "ctrl+s", "Call the selected tool", short="Call"),
+    Action("cancel_call", "escape", "Cancel the running call", show=False),
+    Action("reset_env", "ctrl+r", "Reset the env (optional seed)", short="Reset"),
+    Action("reconnect", "ctrl+o", "Reconnect to the env", short="Reconnect", show=False),
+    Action("copy_command", "ctrl+y", "Copy the call as a fleet-tui command", short="Copy cmd"),
+    Action("focus_filter", "slash", "Filter tools", show=False),
+    Action("show_tools", "f2", "Show the tool list", short="Tools"),
+    Action("show_history", "f3", "Show the history", short="History"),
+    Action("screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
+    Action("toggle_live", "ctrl+l", "Live mode: clicks on the screenshot act at once", show=False),
+    Action("toggle_typing", "ctrl+t", "Typing mode: keys go to the env", show=False),
+    Action(
+        "open_image",
+        "f",
+        "Full-screen view of the image",
+        area="result",
+        short="Full screen",
+        palette=False,
+    ),
+    Action(
+        "save_image", "s", "Save the image as PNG", area="result", short="Save PNG", palette=False
+    ),
+    Action(
+        "toggle_tree", "t", "JSON as a tree / as text", area="result", short="Tree", palette=False
+    ),
+    Action(
+        "show_entry", "enter", "Show the call's result", area="history", short="Show", palette=False
+    ),
+    Action("rerun", "r", "Re-run the call", area="history", short="Re-run", palette=False),
+    Action(
+        "load_args",
+        "l",
+        "Load its arguments into the form",
+        area="history",
+        short="Load args",
+        palette=False,
+    ),
+    Action("open_image", "f", "Full-screen view", area="screenshot", palette=False),
+    Action(
+        "save_image",
+        "s",
+        "Save the screenshot as PNG",
+        area="screenshot",
+        short="Save PNG",
+        palette=False,
+    ),
+    Action("close", "escape", "Close", area="image", palette=False),
+    Action("save_image", "s", "Save as PNG", area="image", palette=False),
+]
+
+# Keys that are not bindings but behave like them (shown in help).
+NOTES: dict[str, list[tuple[str, str]]] = {
+    "tools": [("type", "Fuzzy filter"), ("up/down", "Move"), ("enter", "Open the tool's form")],
+    "form": [("tab / shift+tab", "Next / previous field")],
+    "screenshot": [
+        ("click", "Fill the computer form with left_click at that point (sends it in live mode)"),
+        ("keys in typing mode", "Sent as `type` (text) or `key` (special keys) actions"),
+    ],
+}
+
+
+def bindings_for(area: str) -> list[Binding]:
+    """The Textual bindings of one area."""
+    return [
+        Binding(a.key, a.name, a.short or a.description, show=a.show, priority=a.priority)
+        for a in ACTIONS
+        if a.area == area
+    ]
+
+
+def actions_for(area: str) -> list[Action]:
+    return [a for a in ACTIONS if a.area == area]
+
+
+def palette_actions() -> list[Action]:
+    return [a for a in ACTIONS if a.palette and a.area == "global"]
+
+
+def key_label(key: str) -> str:
+    return {"slash": "/", "escape": "esc"}.get(key, key)

@@ -1,0 +1,253 @@
+"""Turn a ToolResult into what the result view shows. Pure and thread-safe: workers run it.
+
+Everything slow (pretty-printing, highlighting, splitting megabytes of text) happens here,
+so the widgets only mount ready-made pieces.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+from rich.highlighter import JSONHighlighter
+from rich.text import Text
+
+from fleet_tui.envs.base import (
+    AudioBlock,
+    ImageBlock,
+    ResourceBlock,
+    ResourceLinkBlock,
+    TextBlock,
+    Tool,
+    ToolResult,
+    UnknownBlock,
+)
+from fleet_tui.ui.safe_text import clean
+from fleet_tui.ui.widgets.text_pager import PagerText
+
+HIGHLIGHT_LIMIT = 32_000
+"""JSON up to this many characters is highlighted; larger JSON is shown plain."""
+RICH_TEXT_LIMIT = 20_000
+"""Text or Markdown up to this many characters is rendered rich; larger goes to a pager."""
+
+
+@dataclass
+class TextPart:
+    text: Text
+
+
+@dataclass
+class MarkdownPart:
+    source: str
+
+
+@dataclass
+class JsonPart:
+    value: Any
+    highlighted: Text | None
+    """Pretty, highlighted JSON when small enough, else None (see `pager`)."""
+    pager: PagerText | None
+
+
+@dataclass
+class PagerPart:
+    text: PagerText
+
+
+@dataclass
+class ImagePart:
+    data: bytes
+    mime_type: str
+
+
+@dataclass
+class NotePart:
+    text: str
+
+
+Part = TextPart | MarkdownPart | JsonPart | PagerPart | ImagePart | NotePart
+
+
+@dataclass
+class StructuredView:
+    body: Text | PagerText | None
+    problems: list[str] = field(default_factory=list)
+    verdict: str = ""
+
+
+@dataclass
+class ResultPlan:
+    """Everything the four result tabs show for one result."""
+
+    parts: list[Part]
+    raw: PagerText
+    structured: StructuredView
+    timing: list[tuple[str, str]]
+    is_error: bool
+    title: str
+
+
+_MARKDOWN_STRONG = re.compile(r"^(#{1,6} \S|```|\|.*\|\s*$|> \S)", re.MULTILINE)
+_MARKDOWN_WEAK = re.compile(
+    r"(^\s*[-*+] \S|^\s*\d+\. \S|\*\*\S.*?\*\*|\[[^\]]+\]\([^)]+\)|`[^`]+`)", re.M
+)
+
+
+def looks_like_markdown(text: str) -> bool:
+    """Headings, fences, tables or quotes; or at least two lighter Markdown signs."""
+    if _MARKDOWN_STRONG.search(text):
+        return True
+    return len(_MARKDOWN_WEAK.findall(text[:RICH_TEXT_LIMIT])) >= 2
+
+
+def pretty_json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def json_part(value: Any) -> JsonPart:
+    pretty = clean(pretty_json(value))
+    if len(pretty) <= HIGHLIGHT_LIMIT:
+        text = Text(pretty, no_wrap=True)
+        JSONHighlighter().highlight(text)
+        return JsonPart(value, text, None)
+    return JsonPart(value, None, PagerText.build(pretty))
+
+
+def text_part(text: str) -> Part:
+    value = TextBlock(text=text).parsed_json()
+    if value is not None:
+        return json_part(value)
+    if len(text) > RICH_TEXT_LIMIT:
+        return PagerPart(PagerText.build(text))
+    if looks_like_markdown(text):
+        return MarkdownPart(clean(text))
+    return TextPart(Text(clean(text)))
+
+
+def human_bytes(size: int) -> str:
+    for unit in ("B", "KB", "MB"):
+        if size < 1024 or unit == "MB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size} B"
+
+
+def block_parts(block: Any) -> Part:
+    if isinstance(block, TextBlock):
+        return text_part(block.text)
+    if isinstance(block, ImageBlock):
+        return ImagePart(block.data, block.mime_type)
+    if isinstance(block, AudioBlock):
+        return NotePart(f"Audio: {block.mime_type}, {human_bytes(len(block.data))}")
+    if isinstance(block, ResourceBlock):
+        size = len(block.text or "") if block.blob is None else len(block.blob)
+        head = f"Resource {block.uri} ({block.mime_type or 'unknown type'}, {human_bytes(size)})"
+        if block.text is not None and len(block.text) <= RICH_TEXT_LIMIT:
+            return NotePart(f"{head}\n{block.text}")
+        return NotePart(head)
+    if isinstance(block, ResourceLinkBlock):
+        extra = f" — {block.description}" if block.description else ""
+        return NotePart(f"Resource link {block.name or ''} {block.uri}{extra}".replace("  ", " "))
+    if isinstance(block, UnknownBlock):
+        return NotePart("Unknown content block:\n" + pretty_json(block.raw))
+    return NotePart(f"Unsupported block {type(block).__name__}")
+
+
+def raw_json(result: ToolResult) -> Any:
+    if result.raw is not None:
+        return result.raw
+    return result.model_dump(mode="json", exclude={"raw"})
+
+
+def schema_problems(value: Any, schema: dict[str, Any]) -> list[str]:
+    """Where `value` breaks `schema`, one line per problem ("$.path: message")."""
+    try:
+        validator_class = jsonschema.validators.validator_for(
+            schema, jsonschema.Draft202012Validator
+        )
+        validator_class.check_schema(schema)
+        validator = validator_class(schema)
+        errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+    except jsonschema.SchemaError as error:
+        return [f"the tool's output schema is invalid: {error.message}"]
+    except Exception as error:
+        return [f"cannot check against the output schema: {error}"]
+    lines = []
+    for error in errors[:50]:
+        path = "$" + "".join(
+            f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path
+        )
+        lines.append(f"{path}: {error.message}")
+    return lines
+
+
+def structured_view(result: ToolResult, tool: Tool | None) -> StructuredView:
+    schema = tool.output_schema if tool else None
+    if result.structured is None:
+        verdict = "No structured content."
+        if schema:
+            verdict += " The tool declares an output schema, so it should send some."
+        return StructuredView(None, [], verdict)
+    part = json_part(result.structured)
+    body = part.highlighted if part.highlighted is not None else part.pager
+    if not schema:
+        return StructuredView(body, [], "The tool declares no output schema.")
+    problems = schema_problems(result.structured, schema)
+    verdict = (
+        "Matches the tool's output schema."
+        if not problems
+        else (f"{len(problems)} mismatch(es) with the tool's output schema:")
+    )
+    return StructuredView(body, problems, verdict)
+
+
+def timing_rows(result: ToolResult) -> list[tuple[str, str]]:
+    rows = [
+        ("Latency", f"{result.latency_s * 1000:.0f} ms"),
+        ("Endpoint", clean(result.endpoint) or "-"),
+        ("Size", human_bytes(result.size_bytes) if result.size_bytes else "-"),
+        ("Blocks", ", ".join(b.type for b in result.blocks) or "none"),
+        (
+            "Status",
+            f"error ({clean(result.error_kind)})"
+            if result.is_error and result.error_kind
+            else "error"
+            if result.is_error
+            else "ok",
+        ),
+    ]
+    if result.reward is not None:
+        rows.append(("Reward", f"{result.reward:g}"))
+    if result.done is not None:
+        rows.append(("Done", "yes" if result.done else "no"))
+    return rows
+
+
+def plan_result(result: ToolResult, tool: Tool | None = None, title: str = "") -> ResultPlan:
+    """Everything the result view needs, computed off the message loop."""
+    parts = [block_parts(b) for b in result.blocks]
+    if not parts:
+        parts = [NotePart("The result has no content blocks.")]
+    return ResultPlan(
+        parts=parts,
+        raw=PagerText.build(pretty_json(raw_json(result))),
+        structured=structured_view(result, tool),
+        timing=timing_rows(result),
+        is_error=result.is_error,
+        title=title,
+    )
+
+
+def plan_message(message: str, *, is_error: bool, title: str = "") -> ResultPlan:
+    """A plan for something that is not a tool result (a failed call, a reset message)."""
+    return ResultPlan(
+        parts=[TextPart(Text(clean(message)))],
+        raw=PagerText.build(pretty_json({"message": message})),
+        structured=StructuredView(None, [], "No structured content."),
+        timing=[],
+        is_error=is_error,
+        title=title,
+    )

@@ -1,0 +1,32 @@
+"""A full-screen view of one image."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import ModalScreen
+from textual.widgets import Footer
+
+from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.widgets.image_view import ImageView
+
+
+class ImageScreen(ModalScreen[None]):
+    """The image as large as the terminal allows; `s` saves it, esc closes."""
+
+    HELP_AREA = "image"
+    BINDINGS = bindings_for("image")
+    DEFAULT_CSS = "ImageScreen { background: $background; }"
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__()
+        self.data = data
+
+    def compose(self) -> ComposeResult:
+        yield ImageView(self.data, id="full-image")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+    def action_save_image(self) -> None:
+        self.app.save_image(self.query_one(ImageView))

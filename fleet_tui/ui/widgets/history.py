@@ -1,0 +1,122 @@
+"""The session history: every call with its tool, arguments, status and latency."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import DataTable
+
+from fleet_tui.envs.base import ToolResult
+from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.safe_text import one_line
+
+
+@dataclass
+class HistoryEntry:
+    """One call (or another event worth keeping, such as a reset) and how it went."""
+
+    number: int
+    tool: str
+    arguments: dict[str, Any]
+    status: str = "running"
+    """running | ok | error | failed | cancelled, or another short word for non-calls."""
+    result: ToolResult | None = None
+    message: str = ""
+    """Why a call failed (when there is no result), or what a non-call event said."""
+    latency_s: float | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def is_call(self) -> bool:
+        return not self.tool.startswith("<")
+
+    def arguments_summary(self, limit: int = 60) -> str:
+        if not self.arguments:
+            return ""
+        text = json.dumps(self.arguments, ensure_ascii=False, separators=(",", ":"), default=str)
+        return one_line(text[1:-1], limit)
+
+
+STATUS_STYLES = {
+    "ok": "green",
+    "error": "bold red",
+    "failed": "bold red",
+    "running": "yellow",
+    "cancelled": "dim",
+}
+
+
+class HistoryTable(DataTable):
+    """Rows of HistoryEntry; posts `HistoryTable.Action` for show / rerun / load_args."""
+
+    HELP_AREA = "history"
+    BINDINGS = bindings_for("history")
+
+    class Action(Message):
+        def __init__(self, action: str, entry: HistoryEntry) -> None:
+            super().__init__()
+            self.action = action
+            self.entry = entry
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.entries: dict[str, HistoryEntry] = {}
+
+    def on_mount(self) -> None:
+        self.add_column("#", key="number")
+        self.add_column("tool", key="tool")
+        self.add_column("status", key="status")
+        self.add_column("ms", key="latency")
+        self.add_column("arguments", key="arguments")
+
+    def add_entry(self, entry: HistoryEntry) -> None:
+        key = str(entry.number)
+        self.entries[key] = entry
+        self.add_row(*self._cells(entry), key=key)
+        self.move_cursor(row=self.row_count - 1)
+
+    def update_entry(self, entry: HistoryEntry) -> None:
+        key = str(entry.number)
+        for column, value in zip(
+            ("number", "tool", "status", "latency", "arguments"), self._cells(entry), strict=True
+        ):
+            self.update_cell(key, column, value)
+
+    def _cells(self, entry: HistoryEntry) -> list[Text]:
+        latency = f"{entry.latency_s * 1000:.0f}" if entry.latency_s is not None else ""
+        return [
+            Text(str(entry.number), style="dim"),
+            Text(one_line(entry.tool, 28)),
+            Text(entry.status, style=STATUS_STYLES.get(entry.status, "")),
+            Text(latency, justify="right"),
+            Text(entry.arguments_summary() or one_line(entry.message, 60), style="dim"),
+        ]
+
+    def current(self) -> HistoryEntry | None:
+        if not self.row_count:
+            return None
+        key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+        return self.entries.get(key or "")
+
+    def _act(self, action: str) -> None:
+        entry = self.current()
+        if entry is not None:
+            self.post_message(self.Action(action, entry))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._act("show")
+
+    def action_show_entry(self) -> None:
+        self._act("show")
+
+    def action_rerun(self) -> None:
+        self._act("rerun")
+
+    def action_load_args(self) -> None:
+        self._act("load_args")

@@ -1,0 +1,108 @@
+"""One line about the environment: target, env, instance, region, TTL, endpoints, episode."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+from fleet_tui.envs.base import EndpointState, EndpointStatus, EnvInfo
+from fleet_tui.ui.safe_text import clean
+from fleet_tui.ui.widgets.tool_list import endpoint_labels
+
+ENDPOINT_STYLES = {
+    EndpointState.UP: ("●", "green"),
+    EndpointState.CONNECTING: ("◌", "yellow"),
+    EndpointState.DOWN: ("✗", "bold red"),
+    EndpointState.CLOSED: ("○", "dim"),
+}
+
+
+@dataclass
+class Episode:
+    """Episode counters for envs that report rewards (OpenEnv)."""
+
+    steps: int = 0
+    last_reward: float | None = None
+    total_reward: float = 0.0
+    done: bool = False
+    seen: bool = False
+
+    def record(self, reward: float | None, done: bool | None) -> None:
+        self.steps += 1
+        if reward is not None or done is not None:
+            self.seen = True
+        if reward is not None:
+            self.last_reward = reward
+            self.total_reward += reward
+        if done is not None:
+            self.done = done
+
+
+def ttl_left(info: EnvInfo, connected_at: float | None, now: float | None = None) -> str | None:
+    if not info.ttl_seconds or connected_at is None:
+        return None
+    left = int(info.ttl_seconds - ((now or time.monotonic()) - connected_at))
+    if left <= 0:
+        return "TTL expired"
+    hours, rest = divmod(left, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"TTL {hours}:{minutes:02}:{seconds:02}" if hours else f"TTL {minutes}:{seconds:02}"
+
+
+def status_text(
+    label: str,
+    info: EnvInfo | None,
+    endpoints: list[EndpointStatus],
+    episode: Episode,
+    *,
+    state: str,
+    connected_at: float | None,
+    heartbeat: str | None = None,
+) -> Text:
+    """The status line (pure, so tests and snapshots can check it)."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    line.append(f" {info.kind if info else 'target'} ", style="reverse bold")
+    line.append(" ")
+    if info and info.env_key:
+        line.append(clean(info.env_key), style="bold")
+        if info.version:
+            line.append(f" {clean(info.version)}", style="dim")
+    elif not endpoints or info is None or info.kind != "mcp":
+        line.append(clean(label), style="bold")
+    if info and info.instance_id:
+        line.append(f"  inst {clean(info.instance_id)}")
+    if info and info.region:
+        line.append(f"  {clean(info.region)}", style="dim")
+    if info:
+        ttl = ttl_left(info, connected_at)
+        if ttl:
+            line.append(f"  {ttl}")
+    if heartbeat:
+        line.append(f"  ♥ {clean(heartbeat)}", style="dim")
+    labels = endpoint_labels([e.url for e in endpoints])
+    for endpoint in endpoints:
+        mark, style = ENDPOINT_STYLES.get(endpoint.state, ("?", ""))
+        line.append(f"  {mark} ", style=style)
+        line.append(labels[endpoint.url], style=style)
+        if endpoint.state == EndpointState.UP:
+            line.append(f" ({endpoint.tool_count})", style="dim")
+    if episode.seen or (info and info.kind == "openenv"):
+        reward = "-" if episode.last_reward is None else f"{episode.last_reward:g}"
+        line.append(f"  step {episode.steps} · reward {reward} · total {episode.total_reward:g}")
+        if episode.done:
+            line.append(" · done", style="bold yellow")
+    if state != "connected":
+        line.append(f"  [{state}]", style="yellow" if state != "disconnected" else "bold red")
+    return line
+
+
+class StatusBar(Static):
+    """The status line; the app calls `show(...)` with a fresh `status_text`."""
+
+    DEFAULT_CSS = "StatusBar { height: 1; background: $panel; }"
+
+    def show(self, text: Text) -> None:
+        self.update(text)

@@ -1,0 +1,142 @@
+"""The union of tools: a fuzzy filter, one line per tool (name, endpoint, description), counts."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.fuzzy import FuzzySearch
+from textual.message import Message
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from fleet_tui.envs.base import Tool
+from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.safe_text import clean, one_line
+
+
+def endpoint_labels(urls: list[str]) -> dict[str, str]:
+    """Short, distinct names for endpoint URLs: the path (`/mcp`, `/api/v1/mcp`) when the
+    paths tell them apart, else `host:port/path`."""
+    paths = {url: urlparse(url).path.rstrip("/") or url for url in urls}
+    if len(set(paths.values())) == len(set(urls)):
+        return {url: one_line(path, 24) for url, path in paths.items()}
+    return {url: one_line(urlparse(url).netloc + paths[url], 32) for url in urls}
+
+
+def fuzzy_rank(query: str, tools: list[Tool]) -> list[tuple[Tool, list[int]]]:
+    """Tools matching `query` (by name, then description), best first, with matched name offsets."""
+    if not query:
+        return [(tool, []) for tool in tools]
+    search = FuzzySearch()
+    ranked: list[tuple[float, int, Tool, list[int]]] = []
+    for order, tool in enumerate(tools):
+        score, offsets = search.match(query, tool.name)
+        if not score:
+            described, _ = search.match(query, tool.description[:200])
+            score, offsets = described * 0.5, []
+        if score:
+            ranked.append((score, order, tool, list(offsets)))
+    ranked.sort(key=lambda item: (-item[0], item[1]))
+    return [(tool, offsets) for _, _, tool, offsets in ranked]
+
+
+def tool_prompt(tool: Tool, offsets: list[int], endpoint: str) -> Text:
+    name = Text(clean(tool.name), style="bold", no_wrap=True, overflow="ellipsis")
+    for offset in offsets:
+        if offset < len(name):
+            name.stylize("underline", offset, offset + 1)
+    if endpoint:
+        name.append(f"  {endpoint}", style="dim cyan")
+    description = one_line(tool.description or tool.title or "", 80)
+    if description:
+        name.append("\n")
+        name.append(description, style="dim")
+    return name
+
+
+class ToolList(Vertical):
+    """Filterable list of tools; posts `ToolList.Chosen` when the highlighted tool changes."""
+
+    HELP_AREA = "tools"
+    BINDINGS = bindings_for("tools")
+
+    class Chosen(Message):
+        def __init__(self, tool: Tool) -> None:
+            super().__init__()
+            self.tool = tool
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.tools: list[Tool] = []
+        self.shown: list[Tool] = []
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Filter tools (fuzzy)", id="tool-filter")
+        yield OptionList(id="tool-options")
+        yield Static("", id="tool-count", markup=False)
+
+    def set_tools(self, tools: list[Tool]) -> None:
+        self.tools = list(tools)
+        self._refill()
+
+    def _refill(self) -> None:
+        query = self.query_one("#tool-filter", Input).value.strip()
+        ranked = fuzzy_rank(query, self.tools)
+        self.shown = [tool for tool, _ in ranked]
+        urls = sorted({t.endpoint for t in self.tools if t.endpoint})
+        labels = endpoint_labels(urls) if len(urls) > 1 else {}
+        options = self.query_one("#tool-options", OptionList)
+        options.clear_options()
+        options.add_options(
+            [Option(tool_prompt(t, offs, labels.get(t.endpoint, ""))) for t, offs in ranked]
+        )
+        endpoints = len(urls)
+        count = f"{len(self.shown)}/{len(self.tools)} tools"
+        if endpoints > 1:
+            count += f" · {endpoints} endpoints"
+        self.query_one("#tool-count", Static).update(count)
+        if self.shown:
+            options.highlighted = 0
+
+    @on(Input.Changed, "#tool-filter")
+    def _filter_changed(self) -> None:
+        self._refill()
+
+    @on(Input.Submitted, "#tool-filter")
+    def _filter_submitted(self) -> None:
+        if self.shown:
+            self.post_message(self.Chosen(self.shown[self.query_one(OptionList).highlighted or 0]))
+
+    @on(OptionList.OptionSelected, "#tool-options")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self.shown[event.option_index]))
+
+    def select(self, name: str) -> Tool | None:
+        """Highlight and choose the tool called `name` (clearing the filter if needed)."""
+        if name not in [t.name for t in self.shown]:
+            self.query_one("#tool-filter", Input).value = ""
+            self._refill()
+        for index, tool in enumerate(self.shown):
+            if tool.name == name:
+                self.query_one(OptionList).highlighted = index
+                self.post_message(self.Chosen(tool))
+                return tool
+        return None
+
+    def focus_filter(self) -> None:
+        self.query_one("#tool-filter", Input).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """Up/down in the filter move through the list."""
+        options = self.query_one(OptionList)
+        if self.query_one("#tool-filter", Input).has_focus and event.key in ("down", "up"):
+            event.stop()
+            if event.key == "down":
+                options.action_cursor_down()
+            else:
+                options.action_cursor_up()

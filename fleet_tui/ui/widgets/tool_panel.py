@@ -1,0 +1,172 @@
+"""The selected tool: its name and description, its arguments form, and the Call button.
+
+The form is the forms package's `ToolForm`. If it cannot be built for a tool (a schema broken
+beyond what the form model tolerates), that tool gets a raw JSON editor instead.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Static, TextArea
+
+from fleet_tui.envs.base import Tool
+from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.safe_text import clean, one_line
+
+
+class RawJsonForm(Vertical):
+    """Arguments typed as one JSON object (the fallback form)."""
+
+    DEFAULT_CSS = """
+    RawJsonForm { height: auto; }
+    RawJsonForm TextArea { height: auto; min-height: 5; max-height: 20; }
+    RawJsonForm .raw-note { color: $warning; }
+    """
+
+    def __init__(self, note: str = "") -> None:
+        super().__init__()
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        if self.note:
+            yield Static(one_line(self.note, 300), markup=False, classes="raw-note")
+        yield TextArea("{}", id="raw-arguments", show_line_numbers=False)
+
+    def load(self, arguments: dict[str, Any]) -> None:
+        self.query_one(TextArea).text = json.dumps(arguments, indent=2, ensure_ascii=False)
+
+    def value(self) -> dict[str, Any]:
+        """The arguments; raises ValueError when the text is not a JSON object."""
+        text = self.query_one(TextArea).text.strip() or "{}"
+        try:
+            value = json.loads(text)
+        except ValueError as error:
+            raise ValueError(f"arguments are not valid JSON: {error}") from None
+        if not isinstance(value, dict):
+            raise ValueError("arguments must be a JSON object")
+        return value
+
+    def errors(self) -> list[str]:
+        try:
+            self.value()
+        except ValueError as error:
+            return [str(error)]
+        return []
+
+
+def build_form_widget(tool: Tool) -> Widget:
+    """The form for a tool: ToolForm, or RawJsonForm when ToolForm cannot handle the schema."""
+    try:
+        from fleet_tui.ui.widgets.tool_form import ToolForm
+
+        return ToolForm(tool.input_schema)
+    except Exception as error:
+        return RawJsonForm(f"No form for this schema ({error}); type the arguments as JSON.")
+
+
+def form_arguments(form: Widget) -> dict[str, Any]:
+    """The arguments a form holds; raises ValueError if it cannot give any."""
+    value = form.value
+    value = value() if callable(value) else value
+    if not isinstance(value, dict):
+        raise ValueError("the form did not give a JSON object")
+    return value
+
+
+def form_errors(form: Widget) -> list[str]:
+    errors = getattr(form, "errors", None)
+    if errors is None:
+        return []
+    found = errors() if callable(errors) else errors
+    return [
+        f"{'/'.join(map(str, getattr(e, 'path', ()))) or 'arguments'}: {getattr(e, 'message', e)}"
+        for e in found
+    ]
+
+
+class ToolPanel(Vertical):
+    """The tool header, the form and the actions; posts `ToolPanel.CallRequested`."""
+
+    HELP_AREA = "form"
+    BINDINGS = bindings_for("form")
+
+    class CallRequested(Message):
+        """The user asked to call the current tool with the form's arguments."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.tool: Tool | None = None
+        self.form: Widget | None = None
+        self.border_title = "Tool"
+
+    def compose(self) -> ComposeResult:
+        yield Static("Pick a tool on the left.", id="tool-description", markup=False)
+        yield Vertical(id="form-holder")
+        with Horizontal(id="tool-actions"):
+            yield Button("Call", id="call-button", variant="primary", disabled=True)
+            yield Button("Copy as command", id="copy-button", disabled=True)
+            yield Static("", id="call-state", markup=False)
+
+    async def show_tool(self, tool: Tool, arguments: dict[str, Any] | None = None) -> None:
+        """Show `tool`'s form, filled with `arguments` when given."""
+        self.tool = tool
+        self.border_title = Text(one_line(tool.name, 60))
+        description = clean(tool.description or tool.title or "").strip()
+        self.query_one("#tool-description", Static).update(description or "(no description)")
+        holder = self.query_one("#form-holder", Vertical)
+        await holder.remove_children()
+        self.form = build_form_widget(tool)
+        try:
+            await holder.mount(self.form)
+        except Exception as error:  # a form that fails while mounting: fall back for this tool
+            await holder.remove_children()
+            self.form = RawJsonForm(f"No form for this schema ({error}); type JSON.")
+            await holder.mount(self.form)
+        if arguments is not None:
+            self.load(arguments)
+        for button in self.query(Button):
+            button.disabled = False
+
+    def load(self, arguments: dict[str, Any]) -> None:
+        """Fill the form from `arguments`."""
+        if self.form is not None:
+            self.form.load(arguments)
+
+    def arguments(self) -> dict[str, Any]:
+        if self.form is None:
+            raise ValueError("no tool selected")
+        return form_arguments(self.form)
+
+    def problems(self) -> list[str]:
+        return form_errors(self.form) if self.form is not None else []
+
+    def focus_form(self) -> None:
+        """Focus the form's first field (or the Call button when the form has none)."""
+        holder = self.query_one("#form-holder", Vertical)
+        fields = [w for w in holder.query("*") if w.focusable]
+        (fields[0] if fields else self.query_one("#call-button", Button)).focus()
+
+    def on_tool_form_submitted(self, event: Message) -> None:
+        event.stop()
+        self.post_message(self.CallRequested())
+
+    def set_state(self, text: str) -> None:
+        self.query_one("#call-state", Static).update(text)
+
+    @on(Button.Pressed, "#call-button")
+    def _call(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.CallRequested())
+
+    @on(Button.Pressed, "#copy-button")
+    async def _copy(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.app.run_action("copy_command")

@@ -1,0 +1,72 @@
+"""Helpers for driving FleetTuiApp with Textual's Pilot in tests and scripts."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from fleet_tui.ui import images
+
+images.choose_backend("halfcell")  # deterministic, faithful colours; never probes the terminal
+
+SIZE = (120, 36)
+
+
+async def wait_for(pilot: Pilot, condition: Callable[[], Any], timeout: float = 20.0) -> Any:
+    """Pause until `condition()` is truthy; fail with a clear message after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out waiting for {getattr(condition, '__name__', condition)}")
+
+
+async def wait_connected(pilot: Pilot, timeout: float = 30.0) -> None:
+    app = pilot.app
+
+    def connected() -> bool:
+        return app.connection_state == "connected" and bool(app.tools)
+
+    await wait_for(pilot, connected, timeout)
+    await pilot.pause()
+
+
+async def wait_idle(pilot: Pilot, timeout: float = 30.0) -> None:
+    """Wait until no call is running and no computer action is queued."""
+    app = pilot.app
+    await wait_for(pilot, lambda: not app.call_running and not app.pending_actions, timeout)
+    await pilot.pause()
+
+
+async def call(pilot: Pilot, tool: str, arguments: dict[str, Any] | None = None):
+    """Select `tool`, load `arguments` into its form, press Call; returns the history entry."""
+    app = pilot.app
+    await app.show_tool(tool, arguments or {})
+    await pilot.pause()
+    count = len(app.entries)
+    await pilot.click("#call-button")
+    await wait_for(pilot, lambda: len(app.entries) > count)
+    await wait_idle(pilot)
+    return app.entries[count]
+
+
+def rendered_text(app) -> str:
+    """All plain text in the Rendered tab (text widgets, Markdown sources, pagers)."""
+    from textual.widgets import Markdown, Static
+
+    from fleet_tui.ui.widgets.text_pager import TextPager
+
+    parts = []
+    for widget in app.query("#rendered *"):
+        if isinstance(widget, TextPager):
+            parts.append(widget.text)
+        elif isinstance(widget, Markdown):
+            parts.append(widget.source)
+        elif isinstance(widget, Static):
+            parts.append(str(widget.content))
+    return "\n".join(parts)

@@ -1,0 +1,239 @@
+"""The app against real MCP servers (`--mcp`): tools, calls, results, cancel, death, reconnect."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from fleet_tui.targets import Target
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.json_tree import JsonTree
+from fleet_tui.ui.widgets.result_view import JsonBlock
+from fleet_tui.ui.widgets.text_pager import TextPager
+from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for, wait_idle
+from tests.fixtures.mcp_servers import free_port
+
+
+@pytest.fixture
+def two_servers(mcp_alpha, mcp_beta) -> Target:
+    return Target(mcp=[mcp_alpha.url, mcp_beta.url])
+
+
+async def test_lists_the_union_with_owners_and_filters_fuzzily(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        names = [t.name for t in app.tools]
+        assert {"echo", "picture", "slow_count", "whoami"} <= set(names)
+        owners = {t.name: t.endpoint for t in app.tools}
+        assert owners["echo"].startswith(two_servers.mcp[0].rsplit("/", 1)[0])
+        assert owners["picture"].startswith(two_servers.mcp[1].rsplit("/", 1)[0])
+        app.history.focus()
+        await pilot.press("slash")
+        assert app.focused.id == "tool-filter"
+        await pilot.press("s", "l", "w", "c")
+        await pilot.pause()
+        assert app.tool_list.shown[0].name == "slow_count"
+        count = str(app.query_one("#tool-count").content)
+        assert count.startswith(f"{len(app.tool_list.shown)}/{len(names)} tools")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.tool_panel.tool.name == "slow_count"
+
+
+async def test_call_shows_text_history_and_timing(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        entry = await call(pilot, "echo", {"text": "hello from the form"})
+        assert entry.status == "ok"
+        assert "hello from the form" in rendered_text(app)
+        assert app.history.row_count == 1
+        app.result_view.select_tab("timing")
+        await pilot.pause()
+        timing = dict(app.result_view.plan.timing)
+        assert timing["Endpoint"] == entry.result.endpoint == two_servers.mcp[0]
+        assert timing["Latency"].endswith(" ms") and timing["Status"] == "ok"
+        raw = app.query_one("#raw", TextPager).text
+        assert "hello from the form" in raw
+
+
+async def test_image_result_and_json_tree(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "picture")
+        views = list(app.query("#rendered ImageView"))
+        assert len(views) == 1 and views[0].picture is not None
+        assert views[0].picture.size == (4, 3)
+        await call(pilot, "echo", {"text": '{"items": [{"id": 1}, {"id": 2}], "ok": true}'})
+        [block] = app.query("#rendered JsonBlock")
+        assert '"items"' in str(block.query_one(".json").content)
+        await pilot.click("#rendered")
+        await pilot.press("t")
+        await pilot.pause()
+        tree = block.query_one(JsonTree)
+        labels = [str(node.label) for node in tree.root.children]
+        assert labels[0].startswith("items: [] 2 items") and labels[1] == "ok: true"
+        assert not tree.root.children[0].children, "branches are built only when opened"
+        tree.root.children[0].expand()
+        await pilot.pause()
+        assert len(tree.root.children[0].children) == 2
+
+
+async def test_tool_error_and_failed_call_are_shown_as_errors(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        entry = await call(pilot, "fail", {"reason": "[bold red]broken[/]"})
+        assert entry.status == "error"
+        assert app.result_view.has_class("-error")
+        assert "[bold red]broken[/]" in rendered_text(app)
+
+
+async def test_one_megabyte_result_shows_in_a_pager(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        entry = await call(pilot, "big", {"kib": 1024})
+        assert entry.status == "ok"
+        pagers = list(app.query("#rendered TextPager")) + [
+            b for b in app.query("#rendered JsonBlock") if isinstance(b, JsonBlock)
+        ]
+        assert pagers, "a big result goes to a pager"
+        assert entry.result.size_bytes >= 1024 * 1024 or len(entry.result.text()) >= 1024 * 1024
+        await pilot.press("f3")
+        await pilot.pause()
+
+
+async def test_escape_cancels_a_running_call(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("slow_count", {"seconds": 30})
+        await pilot.pause()
+        await pilot.click("#call-button")
+        await wait_for(pilot, lambda: app.call_running)
+        await pilot.press("escape")
+        await wait_idle(pilot)
+        assert app.entries[-1].status == "cancelled"
+        entry = await call(pilot, "echo", {"text": "still alive"})
+        assert entry.status == "ok"
+
+
+async def test_history_rerun_and_load_args(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "echo", {"text": "first"})
+        await call(pilot, "whoami")
+        await pilot.press("f3")
+        await pilot.pause()
+        app.history.move_cursor(row=0)
+        await pilot.pause()
+        assert "first" in rendered_text(app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: len(app.entries) == 3)
+        await wait_idle(pilot)
+        assert app.entries[2].tool == "echo" and app.entries[2].arguments == {"text": "first"}
+        assert app.entries[2].status == "ok"
+        await pilot.press("f3")
+        app.history.move_cursor(row=0)
+        await pilot.pause()
+        await pilot.press("l")
+        await pilot.pause()
+        assert app.tool_panel.tool.name == "echo"
+        assert app.tool_panel.arguments() == {"text": "first"}
+
+
+def serve_beta(port: int) -> subprocess.Popen:
+    """The `beta` MCP server in a child process on `port`."""
+    code = (
+        "import uvicorn; from tests.fixtures.mcp_servers import build_server; "
+        "uvicorn.run(build_server('beta').streamable_http_app(), host='127.0.0.1', "
+        f"port={port}, log_level='warning')"
+    )
+    return subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL)
+
+
+async def test_server_death_shows_banner_and_reconnect_recovers():
+    port = free_port()
+    server = serve_beta(port)
+    url = f"http://127.0.0.1:{port}/mcp"
+    wait_until(lambda: port_open(port))
+    app = FleetTuiApp(Target(mcp=[url]))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_connected(pilot)
+            assert (await call(pilot, "whoami")).status == "ok"
+            server.kill()
+            server.wait()
+            entry = await call(pilot, "whoami")
+            assert entry.status == "failed"
+            await wait_for(pilot, lambda: app.banner.shown)
+            assert app.banner.action == "reconnect"
+            server = serve_beta(port)
+            await wait_for(pilot, lambda: port_open(port))
+            await pilot.click("#banner-button")
+            await wait_connected(pilot)
+            await wait_for(pilot, lambda: not app.banner.shown)
+            entry = await call(pilot, "whoami")
+            assert entry.status == "ok" and "beta" in rendered_text(app)
+    finally:
+        server.kill()
+
+
+def wait_until(condition, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+async def test_palette_lists_actions_and_tools(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        titles = [e.title for e in app.palette_entries()]
+        assert "Call tool echo" in titles
+        assert any(t.startswith("Reset the env") for t in titles)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"call tool pict")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.tool_panel.tool and app.tool_panel.tool.name == "picture")
+
+
+async def test_help_lists_keys_of_the_focused_area(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        app.history.focus()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert app.screen.area == "history"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not hasattr(app.screen, "area")
+
+
+async def test_copy_command_reproduces_the_call(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("echo", {"text": "it's"})
+        await pilot.pause()
+        assert app.current_command() == (
+            f"fleet-tui call --mcp {two_servers.mcp[0]} --mcp {two_servers.mcp[1]} echo "
+            '--args \'{"text":"it\'"\'"\'s"}\''
+        )
