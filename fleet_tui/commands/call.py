@@ -134,6 +134,9 @@ def print_result(result: ToolResult, files: BlockFiles) -> None:
     if result.structured is not None and result.structured not in shown_json:
         out("structured content:")
         out(pretty_json(result.structured))
+    if result.done is not None:
+        ended = " (the episode ended; reset to start a new one)" if result.done else ""
+        out(f"reward: {result.reward}  done: {str(result.done).lower()}{ended}")
 
 
 def result_json(tool: str, result: ToolResult, files: BlockFiles) -> dict[str, Any]:

@@ -16,6 +16,14 @@ from fleet_tui.envs.base import EnvError, Task
 from fleet_tui.envs.errors import describe_error
 
 
+class HttpRouteError(EnvError):
+    """A route answered with an HTTP error; `status` says which."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class OpenEnvHttp:
     """Stateless requests to one OpenEnv server (each builds a fresh env on the server)."""
 
@@ -54,8 +62,8 @@ class OpenEnvHttp:
         if self._environments is None:
             try:
                 names = await self._request("GET", "/list_environments")
-            except EnvError as error:
-                if error.exit_code != 404:
+            except HttpRouteError as error:
+                if error.status != 404:
                     raise
                 names = []
             self._environments = [str(name) for name in names] if isinstance(names, list) else []
@@ -63,7 +71,7 @@ class OpenEnvHttp:
 
     async def splits(self, env: str | None = None) -> list[dict[str, Any]]:
         """The splits of `env` (default: the server's first environment), as {name, type}."""
-        name = await self._env_name(env)
+        name = await self.env_name(env)
         if name is None:
             return []
         splits = await self._request("GET", f"/{name}/splits")
@@ -87,36 +95,47 @@ class OpenEnvHttp:
         return [task_from_route(spec, split, start + i) for i, spec in enumerate(answer["tasks"])]
 
     async def _task_post(self, env: str | None, route: str, body: dict[str, Any]) -> Any:
-        name = await self._env_name(env)
+        name = await self.env_name(env)
         if name is None:
             raise EnvError(f"{self.base_url} has no task routes (it is not an imported env)")
         try:
             return await self._request("POST", f"/{name}/{route}", json=body)
-        except EnvError as error:
-            if error.exit_code in (400, 500) and "split" in body:
-                raise EnvError(_task_error(error.message, body)) from error
+        except HttpRouteError as error:
+            if error.status not in (400, 500):
+                raise
+            split_names = [split.get("name") for split in await self.splits(name)]
+            if body["split"] not in split_names:
+                known = ", ".join(map(str, split_names))
+                raise EnvError(f"no split {body['split']!r} in {name} (splits: {known})") from error
+            if "index" in body:
+                raise EnvError(f"no task {body['index']} in split {body['split']!r}") from error
             raise
 
-    async def _env_name(self, env: str | None) -> str | None:
+    async def env_name(self, env: str | None) -> str | None:
+        """`env` checked against the server's names (default: its first); None without routes."""
         names = await self.task_environments()
         if env is not None:
             if env not in names:
-                raise EnvError(f"no environment {env!r} here; the server has {names or 'none'}")
+                raise EnvError(f"no task environment {env!r}; the server has {names or 'none'}")
             return env
         return names[0] if names else None
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> Any:
-        """JSON from the server; an EnvError whose exit_code is the HTTP status on failure."""
+        """JSON from the server; HttpRouteError for an HTTP error, EnvError when unreachable."""
         try:
-            response = await self._client.request(method, path, **kwargs)
+            try:
+                response = await self._client.request(method, path, **kwargs)
+            except (httpx.ReadError, httpx.RemoteProtocolError):
+                # The server closed a kept-alive connection (it does after a 500): once more.
+                response = await self._client.request(method, path, **kwargs)
         except httpx.HTTPError as error:
             raise EnvError(
                 f"cannot reach {self.base_url}{path}: {describe_error(error)}"
             ) from error
         if response.status_code >= 400:
-            raise EnvError(
+            raise HttpRouteError(
                 f"{method} {path} answered HTTP {response.status_code}: {_detail(response)}",
-                exit_code=response.status_code,
+                response.status_code,
             )
         try:
             return response.json()
@@ -140,12 +159,6 @@ def task_from_route(spec: Any, split: str, index: int) -> Task:
         index=index,
         spec=dict(spec),
     )
-
-
-def _task_error(message: str, body: dict[str, Any]) -> str:
-    if "index" in body:
-        return f"no task {body['index']} in split {body['split']!r} ({message})"
-    return f"split {body['split']!r} failed: {message}"
 
 
 def _detail(response: httpx.Response) -> str:
