@@ -34,6 +34,7 @@ def build_app(
 ) -> tuple[Starlette, Registry]:
     """The app and the registry of its instances."""
     registry = Registry(state_dir)
+    pool = verifiers.VerifierPool()
 
     async def sweep_forever() -> None:
         while True:
@@ -50,6 +51,7 @@ def build_app(
                 yield
             finally:
                 registry.stop_all()
+                await pool.close()
                 task_group.cancel_scope.cancel()
 
     mcp_routes = [
@@ -63,7 +65,7 @@ def build_app(
     app = Starlette(
         routes=[
             *orchestrator.routes(registry),
-            *verifiers.routes(registry),
+            *verifiers.routes(registry, pool),
             *manager.routes(registry),
             *mcp_routes,
         ],

@@ -1,9 +1,250 @@
-"""The verifier API (`/v1/verifiers/...`); its routes are added next."""
+"""The verifier API: `GET /v1/verifiers/check` and `POST /v1/verifiers/execute`.
 
+Bundles (a zip holding `verifier.py`) are kept by their SHA-256. Each execution runs in a
+child process forked by the `verifier_worker` pool, against the instance named by the SDK's
+trailing `{"env": instance_id}` argument, and is killed (with its process group) after its
+timeout. The host never unpickles arguments itself: only the child does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import hashlib
+import io
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+import uuid
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from fleet_tui.local.registry import Registry
+from fleet_tui.local.orchestrator import json_body
+from fleet_tui.local.registry import HostError, Instance, Registry
+
+DEFAULT_TIMEOUT, MAX_TIMEOUT = 60, 300
+MAX_STDOUT = 256 * 1024
+PARALLEL_RUNS = 4
 
 
-def routes(registry: Registry) -> list[Route]:
-    return []
+class BundleStore:
+    """Uploaded verifier sources, by the SHA-256 of their bundle."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.keys: dict[str, str] = {}
+
+    def path(self, sha256: str) -> Path | None:
+        path = self.directory / f"{sha256}.py"
+        return path if sha256 in self.keys and path.exists() else None
+
+    def add(self, bundle_b64: str, sha256: str | None, key: str) -> str:
+        try:
+            data = base64.b64decode(bundle_b64, validate=True)
+        except (binascii.Error, ValueError) as error:
+            raise HostError(400, f"bundle is not base64: {error}") from error
+        digest = hashlib.sha256(data).hexdigest()
+        if sha256 and sha256 != digest:
+            raise HostError(400, f"bundle sha256 is {digest}, not {sha256}")
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                source = archive.read("verifier.py")
+        except KeyError as error:
+            raise HostError(400, "the bundle has no verifier.py") from error
+        except zipfile.BadZipFile as error:
+            raise HostError(400, f"the bundle is not a zip file: {error}") from error
+        self.directory.mkdir(parents=True, exist_ok=True)
+        (self.directory / f"{digest}.py").write_bytes(source)
+        self.keys[digest] = key
+        return digest
+
+
+def _target(body: dict[str, Any], registry: Registry) -> Instance:
+    """The instance the SDK named in the last element of `args_array`."""
+    args_array = body.get("args_array") or []
+    last = args_array[-1] if args_array else None
+    if not (isinstance(last, dict) and isinstance(last.get("env"), str)):
+        raise HostError(400, 'args_array must end with {"env": "<instance_id>"}')
+    return registry.running(last["env"])
+
+
+def _timeout(body: dict[str, Any]) -> float:
+    value = body.get("timeout") or DEFAULT_TIMEOUT
+    if not isinstance(value, int | float) or value <= 0:
+        raise HostError(400, "timeout must be a positive number of seconds")
+    return min(float(value), MAX_TIMEOUT)
+
+
+class VerifierPool:
+    """The `verifier_worker` pool process (started on first use) and the jobs running in it."""
+
+    def __init__(self) -> None:
+        self.process: asyncio.subprocess.Process | None = None
+        self.jobs: dict[str, dict[str, asyncio.Future]] = {}
+        self.lock = asyncio.Lock()
+
+    async def _ensure_started(self) -> asyncio.subprocess.Process:
+        async with self.lock:
+            if self.process is None or self.process.returncode is not None:
+                self.process = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "fleet_tui.local.verifier_worker",
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+                self._reader = asyncio.create_task(self._read(self.process))
+            return self.process
+
+    async def _read(self, process: asyncio.subprocess.Process) -> None:
+        """Resolve each job's `pid` and `exit` futures from the pool's reports."""
+        async for line in process.stdout:
+            message = json.loads(line)
+            futures = self.jobs.get(message["id"], {})
+            for name in ("pid", "exit"):
+                if name in message and name in futures and not futures[name].done():
+                    futures[name].set_result(message[name])
+        code = await process.wait()
+        for futures in self.jobs.values():
+            for future in futures.values():
+                if not future.done():
+                    future.set_exception(RuntimeError(f"the verifier pool exited ({code})"))
+
+    async def run(self, job_path: Path, timeout: float) -> int | None:
+        """Run a job; its exit code, or None if it timed out (it is then killed)."""
+        process = await self._ensure_started()
+        loop = asyncio.get_running_loop()
+        job_id = uuid.uuid4().hex
+        futures = self.jobs[job_id] = {"pid": loop.create_future(), "exit": loop.create_future()}
+        pid = None
+        try:
+            process.stdin.write(json.dumps({"id": job_id, "job": str(job_path)}).encode() + b"\n")
+            await process.stdin.drain()
+            pid = await futures["pid"]
+            try:
+                return await asyncio.wait_for(asyncio.shield(futures["exit"]), timeout)
+            except TimeoutError:
+                _kill_group(pid)
+                await futures["exit"]
+                return None
+        except asyncio.CancelledError:
+            if pid is not None:
+                _kill_group(pid)
+            raise
+        finally:
+            del self.jobs[job_id]
+
+    async def close(self) -> None:
+        """Stop the pool; it kills the verifiers still running."""
+        if self.process is None or self.process.returncode is not None:
+            return
+        self.process.stdin.close()
+        try:
+            await asyncio.wait_for(self.process.wait(), 5)
+        except TimeoutError:
+            self.process.kill()
+
+
+async def run_verifier(pool: VerifierPool, job: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Run one verifier job; the outcome plus what it printed."""
+    with tempfile.TemporaryDirectory(prefix="verifier-") as scratch:
+        job_path = Path(scratch) / "job.json"
+        result_path = Path(scratch) / "result.json"
+        job_path.write_text(json.dumps({**job, "result_path": str(result_path)}))
+        code = await pool.run(job_path, timeout)
+        stdout = _read_text(Path(scratch) / "stdout.txt", MAX_STDOUT)
+        if code is None:
+            return _failure(
+                "TimeoutError",
+                f"the verifier ran longer than {timeout:g} s and was stopped",
+                "",
+                stdout,
+            )
+        if result_path.exists():
+            return {**json.loads(result_path.read_text()), "stdout": stdout}
+        stderr = _read_text(Path(scratch) / "stderr.txt", MAX_STDOUT)[-4000:]
+        return _failure(
+            "RuntimeError", f"the verifier process exited with code {code}", stderr, stdout
+        )
+
+
+def _failure(kind: str, message: str, trace: str, stdout: str) -> dict[str, Any]:
+    return {
+        "success": False,
+        "result": None,
+        "error": {"type": kind, "message": message, "traceback": trace},
+        "stdout": stdout,
+    }
+
+
+def _read_text(path: Path, limit: int) -> str:
+    if not path.exists():
+        return ""
+    with path.open("rb") as handle:
+        return handle.read(limit).decode("utf-8", errors="replace")
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def routes(registry: Registry, pool: VerifierPool) -> list[Route]:
+    store = BundleStore(registry.state_dir / "bundles")
+    slots = asyncio.Semaphore(PARALLEL_RUNS)
+
+    async def check(request: Request) -> JSONResponse:
+        sha256 = request.query_params.get("sha256", "")
+        known = store.path(sha256) is not None
+        return JSONResponse({"success": known, "key": store.keys.get(sha256)})
+
+    async def execute(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        key = body.get("key") or "verifier"
+        cache_hit = not body.get("bundle")
+        sha256 = body.get("sha256")
+        if body.get("bundle"):
+            sha256 = store.add(body["bundle"], sha256, key)
+        source = store.path(sha256 or "")
+        if source is None:
+            raise HostError(404, f"Bundle not found: {sha256}; upload it with the request")
+        instance = _target(body, registry)
+        timeout = _timeout(body)
+        job = {
+            "verifier_path": str(source),
+            "function_name": body.get("function_name") or "verify",
+            "args": body.get("args"),
+            "seed_db": str(instance.state.seed_db),
+            "current_db": str(instance.state.current_db),
+            "instance_id": instance.instance_id,
+            "env_key": instance.spec.key,
+        }
+        started = time.monotonic()
+        async with slots:
+            outcome = await run_verifier(pool, job, timeout)
+        return JSONResponse(
+            {
+                **outcome,
+                "key": key,
+                "execution_id": uuid.uuid4().hex,
+                "execution_time_ms": int((time.monotonic() - started) * 1000),
+                "bundle_cache_hit": cache_hit,
+            }
+        )
+
+    return [
+        Route("/v1/verifiers/check", check, methods=["GET"]),
+        Route("/v1/verifiers/execute", execute, methods=["POST"]),
+    ]

@@ -179,7 +179,7 @@ def perform(
         0 <= coordinate[0] < gui.WIDTH and 0 <= coordinate[1] < gui.HEIGHT
     ):
         raise ToolError(f"coordinate {coordinate} is off the {gui.WIDTH}x{gui.HEIGHT} screen")
-    if action in {"type", "key"} and not text:
+    if (action == "type" and not text) or (action == "key" and not (text or "").strip()):
         raise ToolError(f"{action} needs text")
     with state.connect() as conn:
         todos, ui = load(conn)
@@ -191,7 +191,11 @@ def perform(
         elif action == "type":
             ui, note = type_text(ui, text)
         elif action == "key":
-            ui, note = press(conn, ui, text)
+            notes = []
+            for key in text.split():  # "BackSpace BackSpace" presses twice
+                ui, key_note = press(conn, ui, key)
+                notes.append(key_note)
+            note = "; ".join(notes)
         elif action == "scroll":
             step = scroll_amount if scroll_direction == "down" else -scroll_amount
             limit = max(len(gui.shown(todos, ui)) - gui.VISIBLE_ROWS, 0)
@@ -221,7 +225,8 @@ def build_servers(state: InstanceState):
         scroll_amount: Annotated[int, Field(ge=1, le=10)] = 3,
     ) -> list[Any]:
         """Use the todo app's screen (1280x800): take a screenshot, click, type, press a key
-        (Return, BackSpace, Escape, Tab), scroll or move the mouse. Returns a screenshot."""
+        (Return, BackSpace, Delete, Escape, Tab; several separated by spaces), scroll or move
+        the mouse. Returns a screenshot."""
         note, png = perform(state, action, coordinate, text, scroll_direction, scroll_amount)
         return [note, Image(data=png, format="png")]
 
