@@ -1,0 +1,620 @@
+"""One widget per form-model node: the fields a `ToolForm` is made of.
+
+Each field widget holds its node, writes every edit into it, and posts `FieldEdited` so the form
+re-validates. Text from the schema (names, titles, descriptions, enum labels) is untrusted: it is
+shown through `literal()`, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Button, Collapsible, Input, Select, Static, Switch
+
+from fleet_tui.forms import (
+    ArrayNode,
+    ConstNode,
+    EnumNode,
+    MapNode,
+    Node,
+    ObjectNode,
+    RawNode,
+    ScalarNode,
+    UnionNode,
+)
+from fleet_tui.ui.safe_text import literal, one_line
+
+NULL_OPTION = -1
+"""The Select value that stands for an explicit JSON null."""
+
+EXPAND_DEPTH = 3
+"""Present objects nested at most this deep start expanded; deeper ones start collapsed."""
+
+
+class FieldEdited(Message):
+    """A field changed its node's value (or the shape of the form under it)."""
+
+
+def field_for(node: Node, *, bare: bool = False) -> FieldWidget:
+    """The widget that edits `node`. `bare` leaves out the name line (list items, branches)."""
+    if isinstance(node, ObjectNode):
+        return ObjectField(node, bare=bare)
+    if isinstance(node, ArrayNode):
+        return ArrayField(node, bare=bare)
+    if isinstance(node, MapNode):
+        return MapField(node, bare=bare)
+    if isinstance(node, UnionNode):
+        return UnionField(node, bare=bare)
+    if isinstance(node, EnumNode):
+        return EnumField(node, bare=bare)
+    if isinstance(node, ConstNode):
+        return ConstField(node, bare=bare)
+    if isinstance(node, ScalarNode) and node.kind == "boolean":
+        return BooleanField(node, bare=bare)
+    if isinstance(node, ScalarNode):
+        return TextField(node, bare=bare)
+    return RawField(node, bare=bare)
+
+
+def header_text(node: Node) -> Text:
+    """`name *  Title  type` with the name literal (schema text is never markup)."""
+    text = literal(node.label or "value", "bold")
+    if node.required:
+        text.append(" *", style="bold red")
+    if node.title and node.title.lower().replace(" ", "_") != node.label.lower():
+        text.append(f"  {one_line(node.title, 60)}", style="italic")
+    hint = _type_hint(node)
+    if hint:
+        text.append(f"  {hint}", style="dim")
+    return text
+
+
+def _type_hint(node: Node) -> str:
+    if isinstance(node, ScalarNode):
+        return f"{node.kind} ({node.format})" if node.format else node.kind
+    if isinstance(node, RawNode):
+        return "JSON"
+    return ""
+
+
+class FieldWidget(Vertical):
+    """The common frame: a line with the name, the editor and state buttons, then the help
+    text and the field's errors (one notes line, hidden when empty)."""
+
+    DEFAULT_CSS = """
+    FieldWidget { height: auto; }
+    FieldWidget > .field-line { height: auto; }
+    FieldWidget > .field-line > .field-name { width: 30%; min-width: 12; max-width: 36; }
+    FieldWidget > .field-line > .field-name { height: auto; }
+    FieldWidget > .field-line > Input, FieldWidget > .field-line > Select { width: 1fr; }
+    FieldWidget > .field-notes { color: $text-muted; height: auto; padding: 0 0 0 2; }
+    FieldWidget > .field-notes.empty { display: none; }
+    FieldWidget .field-state { width: auto; min-width: 6; margin: 0 0 0 1; }
+    FieldWidget Input { background: $boost; }
+    """
+
+    def __init__(self, node: Node, *, bare: bool = False) -> None:
+        super().__init__(classes="bare" if bare else "")
+        self.node = node
+        self.bare = bare
+        self._error = ""
+
+    def compose(self) -> ComposeResult:
+        if self.bare:
+            yield from self.compose_editor()
+        else:
+            with Horizontal(classes="field-line"):
+                yield Static(header_text(self.node), classes="field-name")
+                yield from self.compose_editor()
+                yield from self.compose_state_buttons()
+        yield from self.compose_below()
+        yield from self.compose_notes()
+
+    def compose_notes(self) -> ComposeResult:
+        """The help and error line (left out while empty: fewer widgets mount faster)."""
+        notes = self._notes()
+        if notes:
+            yield Static(notes, classes="field-notes")
+
+    def _notes(self) -> Text:
+        text = Text()
+        if self.node.help and not self.bare:
+            text.append_text(literal(self.node.help.strip()))
+        if self._error:
+            if text:
+                text.append("\n")
+            text.append_text(literal(self._error, "red"))
+        return text
+
+    def compose_state_buttons(self) -> ComposeResult:
+        """Buttons beside the name: `null` for nullable fields (others override)."""
+        if self.node.nullable:
+            yield Button("null", classes="field-state set-null", compact=True)
+
+    def compose_editor(self) -> ComposeResult:
+        """The editor on the name line."""
+        yield from ()
+
+    def compose_below(self) -> ComposeResult:
+        """What goes under the name line (list items, a branch's fields)."""
+        yield from ()
+
+    def edited(self) -> None:
+        self.post_message(FieldEdited())
+
+    def show_error(self, messages: list[str]) -> None:
+        error = "; ".join(messages)
+        if error == self._error:
+            return
+        self._error = error
+        notes = self._notes()
+        lines = self.query_children(".field-notes")
+        if lines:
+            line = lines.first(Static)
+            line.update(notes)
+            line.set_class(not notes, "empty")
+        elif notes:
+            self.mount(Static(notes, classes="field-notes"))
+
+    @on(Button.Pressed, ".set-null")
+    def _set_null(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.node.set_null()
+        self.sync_from_node()
+        self.edited()
+
+    def sync_from_node(self) -> None:
+        """Show the node's current value after a change made outside the editor."""
+        self.refresh(recompose=True)
+
+
+class TextField(FieldWidget):
+    """Strings and numbers, typed into an Input; an empty box leaves the field out."""
+
+    def compose_editor(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, ScalarNode)
+        kind = node.kind if node.kind in ("integer", "number") else "text"
+        placeholder = "null" if node.is_null else node.placeholder
+        yield Input(
+            node.text,
+            placeholder=one_line(placeholder, 80),
+            type=kind,
+            disabled=node.read_only,
+            select_on_focus=False,
+            compact=True,
+        )
+
+    @on(Input.Changed)
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, ScalarNode)
+        if event.value == node.text and not node.input_error:
+            return
+        if event.value == "":
+            node.clear()
+        else:
+            node.set_text(event.value)
+        self.edited()
+
+    def sync_from_node(self) -> None:
+        node = self.node
+        assert isinstance(node, ScalarNode)
+        box = self.query_one(Input)
+        box.placeholder = "null" if node.is_null else one_line(node.placeholder, 80)
+        with box.prevent(Input.Changed):
+            box.value = node.text
+
+
+class RawField(TextField):
+    """Any JSON value, typed as JSON text (for `{}`, `true` and what the form cannot draw)."""
+
+    def compose_editor(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, RawNode)
+        yield Input(
+            node.text,
+            placeholder="JSON value",
+            disabled=node.read_only,
+            select_on_focus=False,
+            compact=True,
+        )
+
+    @on(Input.Changed)
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, RawNode)
+        if event.value == node.text and not node.input_error:
+            return
+        node.set_text(event.value)
+        self.edited()
+
+    def sync_from_node(self) -> None:
+        node = self.node
+        assert isinstance(node, RawNode)
+        with self.query_one(Input).prevent(Input.Changed):
+            self.query_one(Input).value = node.text
+
+
+class BooleanField(FieldWidget):
+    """A Switch; optional booleans also get a `clear` button (leave the field out)."""
+
+    DEFAULT_CSS = """
+    BooleanField Switch { height: 1; border: none; padding: 0; margin: 0 1 0 0; }
+    BooleanField .switch-state { width: 1fr; }
+    """
+
+    def compose_state_buttons(self) -> ComposeResult:
+        yield from super().compose_state_buttons()
+        if not self.node.required:
+            yield Button("clear", classes="field-state clear", compact=True)
+
+    def compose_editor(self) -> ComposeResult:
+        node = self.node
+        on_ = bool(node.present and not node.is_null and node.value())
+        yield Switch(on_, animate=False, disabled=node.read_only)
+        yield Static(Text(self._state(), style="dim"), classes="switch-state")
+
+    def _state(self) -> str:
+        if not self.node.present:
+            return "(not sent)"
+        return "null" if self.node.is_null else json.dumps(self.node.value())
+
+    @on(Switch.Changed)
+    def _switched(self, event: Switch.Changed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, ScalarNode)
+        node.set(event.value)
+        self.query_one(".switch-state", Static).update(Text(self._state(), style="dim"))
+        self.edited()
+
+    @on(Button.Pressed, ".clear")
+    def _clear(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.node.clear()
+        self.sync_from_node()
+        self.edited()
+
+    def sync_from_node(self) -> None:
+        node = self.node
+        switch = self.query_one(Switch)
+        with switch.prevent(Switch.Changed):
+            switch.value = bool(node.present and not node.is_null and node.value())
+        self.query_one(".switch-state", Static).update(Text(self._state(), style="dim"))
+
+
+class EnumField(FieldWidget):
+    """A Select of the allowed values; the blank choice leaves the field out, `null` sends null."""
+
+    def compose_state_buttons(self) -> ComposeResult:
+        yield from ()
+
+    def compose_editor(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, EnumNode)
+        options: list[tuple[Text, int]] = [
+            (literal(one_line(label, 80)), i) for i, label in enumerate(node.option_labels)
+        ]
+        if node.nullable:
+            options.append((Text("null", style="italic"), NULL_OPTION))
+        yield Select(
+            options,
+            prompt="(not sent)",
+            allow_blank=True,
+            value=self._selection(),
+            disabled=node.read_only,
+            compact=True,
+        )
+
+    def _selection(self) -> Any:
+        node = self.node
+        assert isinstance(node, EnumNode)
+        if node.present and node.is_null:
+            return NULL_OPTION
+        index = node.selected_index
+        return Select.NULL if index is None else index
+
+    @on(Select.Changed)
+    def _chosen(self, event: Select.Changed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, EnumNode)
+        if event.value == self._selection():
+            return
+        if event.value is Select.NULL:
+            node.clear()
+        elif event.value == NULL_OPTION:
+            node.set_null()
+        else:
+            node.set(node.options[int(event.value)])
+        self.edited()
+
+
+class ConstField(FieldWidget):
+    """A fixed value, shown (it is always sent)."""
+
+    def compose_editor(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, ConstNode)
+        shown = json.dumps(node.const, ensure_ascii=False)
+        yield Static(literal(f"= {one_line(shown, 200)}", "dim"), classes="const-value")
+
+
+class ObjectField(FieldWidget):
+    """Nested fields in a Collapsible, mounted the first time it is expanded."""
+
+    DEFAULT_CSS = """
+    ObjectField > Collapsible { padding: 0; margin: 0; border-top: none; }
+    ObjectField > Collapsible > Contents { padding: 0 0 0 2; }
+    ObjectField > Collapsible > Contents > .field-line { height: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, ObjectNode)
+        if self.bare:
+            yield from _child_fields(node)
+        else:
+            expanded = node.present and node.depth <= EXPAND_DEPTH
+            title = Content.from_rich_text(header_text(node))
+            with Collapsible(title=title, collapsed=not expanded):  # type: ignore[arg-type]
+                if expanded:
+                    yield from _child_fields(node)
+                buttons = list(self.compose_state_buttons())
+                if buttons:
+                    with Horizontal(classes="field-line object-state"):
+                        yield from buttons
+        yield from self.compose_notes()
+
+    def compose_state_buttons(self) -> ComposeResult:
+        yield from super().compose_state_buttons()
+        if not self.node.required:
+            yield Button("clear", classes="field-state clear", compact=True)
+
+    @on(Collapsible.Expanded)
+    async def _expanded(self, event: Collapsible.Expanded) -> None:
+        if event.collapsible.parent is not self:
+            return
+        event.stop()
+        contents = event.collapsible.query_one(Collapsible.Contents)
+        if not contents.query_children(FieldWidget):
+            node = self.node
+            assert isinstance(node, ObjectNode)
+            buttons = contents.query_children(".object-state")
+            before = buttons.first() if buttons else None
+            await contents.mount_all(_child_fields(node), before=before)
+            self.edited()
+
+    @on(Button.Pressed, ".clear")
+    def _clear(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.node.clear()
+        self.sync_from_node()
+        self.edited()
+
+
+def _child_fields(node: ObjectNode) -> list[FieldWidget]:
+    return [field_for(child) for child in node.children]
+
+
+class ArrayField(FieldWidget):
+    """A list editor: one row per item with move up / move down / remove, and an add button."""
+
+    DEFAULT_CSS = """
+    ArrayField > .array-items { height: auto; padding: 0 0 0 2; }
+    ArrayField .array-row { height: auto; }
+    ArrayField .array-row > FieldWidget { width: 1fr; }
+    ArrayField .item-buttons { width: auto; height: auto; }
+    ArrayField .item-buttons Button { min-width: 3; margin: 0 0 0 1; }
+    ArrayField .add-item { margin: 0 0 0 2; }
+    ArrayField > .field-line > .array-count { width: 1fr; color: $text-muted; }
+    """
+
+    def compose_state_buttons(self) -> ComposeResult:
+        yield from super().compose_state_buttons()
+        if not self.node.required:
+            yield Button("clear", classes="field-state clear", compact=True)
+
+    def compose_editor(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        count = "(not sent)" if not node.present else f"{len(node.items)} item(s)"
+        yield Static("null" if node.is_null else count, classes="array-count")
+
+    def compose_below(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        count = len(node.items)
+        with Vertical(classes="array-items"):
+            for index, item in enumerate(node.items):
+                with Horizontal(classes="array-row"):
+                    yield field_for(item, bare=not isinstance(item, ObjectNode))
+                    with Horizontal(classes="item-buttons"):
+                        yield _item_button("↑", "move-up", index, disabled=index == 0)
+                        yield _item_button("↓", "move-down", index, disabled=index == count - 1)
+                        yield _item_button("✕", "remove", index, disabled=not node.can_remove)
+        limit = f" (max {node.max_items})" if node.max_items is not None else ""
+        yield Button(
+            f"+ add item{limit}", classes="add-item", compact=True, disabled=not node.can_add
+        )
+
+    @on(Button.Pressed, ".add-item")
+    def _add(self, event: Button.Pressed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        node.add()
+        self._reshape(focus_item=len(node.items) - 1)
+
+    @on(Button.Pressed, ".item-button")
+    def _item_action(self, event: Button.Pressed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        index = int(getattr(event.button, "item_index", 0))
+        action = event.button.name
+        if action == "remove":
+            node.remove(index)
+            self._reshape(focus_item=None)
+        else:
+            to = index - 1 if action == "move-up" else index + 1
+            node.move(index, to)
+            self._reshape(focus_item=max(0, min(to, len(node.items) - 1)))
+
+    @on(Button.Pressed, ".clear")
+    def _clear(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.node.clear()
+        self._reshape(focus_item=None)
+
+    def _reshape(self, focus_item: int | None) -> None:
+        self.edited()
+        self.refresh(recompose=True)
+        if focus_item is not None:
+            self.call_after_refresh(self._focus_item, focus_item)
+
+    def _focus_item(self, index: int) -> None:
+        rows = list(self.query(".array-row"))
+        if index < len(rows):
+            targets = [w for w in rows[index].query("*") if w.focusable]
+            if targets:
+                targets[0].focus()
+
+
+def _item_button(label: str, action: str, index: int, *, disabled: bool) -> Button:
+    button = Button(
+        label, name=action, classes=f"item-button {action}", compact=True, disabled=disabled
+    )
+    button.item_index = index  # type: ignore[attr-defined]
+    return button
+
+
+class MapField(FieldWidget):
+    """Extra keys of an object: a key box and a value field per entry, and an add button."""
+
+    DEFAULT_CSS = """
+    MapField .map-row { height: auto; padding: 0 0 0 2; }
+    MapField .map-key { width: 24; }
+    MapField .map-row > FieldWidget { width: 1fr; }
+    MapField .remove-entry { min-width: 3; margin: 0 0 0 1; }
+    MapField .add-entry { margin: 0 0 0 2; }
+    """
+
+    def compose_below(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, MapNode)
+        for index, entry in enumerate(node.entries):
+            with Horizontal(classes="map-row"):
+                key = Input(str(entry.key), placeholder="key", classes="map-key", compact=True)
+                key.entry_index = index  # type: ignore[attr-defined]
+                yield key
+                yield field_for(entry, bare=True)
+                button = Button("✕", classes="remove-entry", compact=True)
+                button.entry_index = index  # type: ignore[attr-defined]
+                yield button
+        yield Button("+ add key", classes="add-entry", compact=True)
+
+    @on(Input.Changed, ".map-key")
+    def _renamed(self, event: Input.Changed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, MapNode)
+        entry = node.entries[int(getattr(event.input, "entry_index", 0))]
+        if event.value == entry.key:
+            return
+        if node.rename(entry, event.value) is not entry:
+            self.refresh(recompose=True)
+        self.edited()
+
+    @on(Button.Pressed, ".add-entry")
+    def _add(self, event: Button.Pressed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, MapNode)
+        node.add(_unused_key(node))
+        self.edited()
+        self.refresh(recompose=True)
+
+    @on(Button.Pressed, ".remove-entry")
+    def _remove(self, event: Button.Pressed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, MapNode)
+        node.remove(int(getattr(event.button, "entry_index", 0)))
+        self.edited()
+        self.refresh(recompose=True)
+
+
+def _unused_key(node: MapNode) -> str:
+    taken = {str(e.key) for e in node.entries}
+    return next(f"key{i}" for i in range(1, len(taken) + 2) if f"key{i}" not in taken)
+
+
+class UnionField(FieldWidget):
+    """A branch selector (Select) and the fields of the chosen branch."""
+
+    DEFAULT_CSS = """
+    UnionField > .union-branch { height: auto; padding: 0 0 0 2; }
+    """
+
+    def compose_state_buttons(self) -> ComposeResult:
+        yield from ()
+
+    def compose_editor(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, UnionNode)
+        options: list[tuple[Text, int]] = [
+            (literal(one_line(label, 80)), i) for i, label in enumerate(node.branch_labels)
+        ]
+        if node.nullable:
+            options.append((Text("null", style="italic"), NULL_OPTION))
+        yield Select(
+            options,
+            prompt="(not sent)",
+            allow_blank=not node.required,
+            value=self._selection(),
+            classes="branch-select",
+            disabled=node.read_only,
+            compact=True,
+        )
+
+    def compose_below(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, UnionNode)
+        with Vertical(classes="union-branch"):
+            if node.present and not node.is_null:
+                yield field_for(node.branch_node(), bare=True)
+
+    def _selection(self) -> Any:
+        node = self.node
+        assert isinstance(node, UnionNode)
+        if not node.present:
+            return Select.NULL if not node.required else node.active
+        return NULL_OPTION if node.is_null else node.active
+
+    @on(Select.Changed, ".branch-select")
+    def _chosen(self, event: Select.Changed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, UnionNode)
+        if event.value == self._selection():
+            return
+        if event.value is Select.NULL:
+            node.clear()
+        elif event.value == NULL_OPTION:
+            node.set_null()
+        else:
+            node.select(int(event.value))
+        self.edited()
+        self.refresh(recompose=True)
+        self.call_after_refresh(lambda: self.query_one(".branch-select", Select).focus())

@@ -1,0 +1,259 @@
+"""`ToolForm`: a tool's arguments as fields built from its JSON Schema, or as raw JSON.
+
+The widget renders a `fleet_tui.forms.Form`: every edit goes into the model, the model is
+validated after each edit and each error is shown under its field (errors of fields not on
+screen are listed at the bottom). A toggle switches to a JSON editor of the whole arguments
+object and back; both views edit the same model, and JSON that does not parse is reported and
+kept as typed. ctrl+s posts `ToolForm.Submitted`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Button, Collapsible, Static, TextArea
+
+from fleet_tui.forms import FieldError, Form, Node, build_form
+from fleet_tui.ui.safe_text import literal, one_line
+from fleet_tui.ui.widgets.form_fields import FieldEdited, FieldWidget, field_for
+
+MAX_LISTED_ERRORS = 8
+
+
+class FormFields(VerticalScroll, can_focus=False):
+    """The fields of the root object (or the single field of a non-object schema).
+
+    A wide schema is split into sections of `SECTION_SIZE` fields; only the first is mounted
+    at once, the others when they are expanded (mounting is what costs, not the model).
+    """
+
+    DEFAULT_CSS = """
+    FormFields { height: auto; max-height: 100%; padding: 0 1 0 0; }
+    FormFields > .no-arguments { color: $text-muted; }
+    FormFields > FieldSection { padding: 0; margin: 0; border-top: none; }
+    FormFields > FieldSection > Contents { padding: 0 0 0 1; }
+    """
+
+    SECTION_SIZE = 20
+
+    def __init__(self, form: Form) -> None:
+        super().__init__()
+        self.form = form
+
+    def compose(self) -> ComposeResult:
+        root = self.form.root
+        if root.kind != "object":
+            yield field_for(root, bare=True)
+            return
+        children = root.children
+        if not children:
+            yield Static("This tool takes no arguments.", classes="no-arguments")
+        if len(children) <= self.SECTION_SIZE * 3 // 2:
+            for child in children:
+                yield field_for(child)
+            return
+        for start in range(0, len(children), self.SECTION_SIZE):
+            yield FieldSection(children[start : start + self.SECTION_SIZE], start, start == 0)
+
+
+class FieldSection(Collapsible):
+    """A run of root fields, mounted when first expanded."""
+
+    def __init__(self, nodes: list[Node], start: int, expanded: bool) -> None:
+        title = Text(f"fields {start + 1} to {start + len(nodes)}: ", style="bold")
+        title.append_text(literal(f"{nodes[0].label} … {nodes[-1].label}"))
+        fields = [field_for(node) for node in nodes] if expanded else []
+        super().__init__(*fields, title=Content.from_rich_text(title), collapsed=not expanded)
+        self.nodes = nodes
+
+    @on(Collapsible.Expanded)
+    async def _expanded(self, event: Collapsible.Expanded) -> None:
+        if event.collapsible is not self:
+            return
+        contents = self.query_one(Collapsible.Contents)
+        if not contents.query_children(FieldWidget):
+            await contents.mount_all([field_for(node) for node in self.nodes])
+            self.post_message(FieldEdited())
+
+
+class ToolForm(Vertical, can_focus=False):
+    """A form for a tool's arguments. Give it the tool's input schema (or a built `Form`)."""
+
+    DEFAULT_CSS = """
+    ToolForm { height: auto; max-height: 100%; }
+    ToolForm > .tool-form-bar { height: auto; }
+    ToolForm > .tool-form-bar > .tool-form-mode { width: 1fr; color: $text-muted; }
+    ToolForm > .tool-form-bar > Button { min-width: 10; }
+    ToolForm > TextArea { height: auto; min-height: 6; max-height: 30; display: none; }
+    ToolForm.raw-mode > TextArea { display: block; }
+    ToolForm.raw-mode > FormFields { display: none; }
+    ToolForm > .tool-form-raw-error { color: $error; display: none; height: auto; }
+    ToolForm > .tool-form-raw-error.shown { display: block; }
+    ToolForm > .tool-form-problems { color: $error; height: auto; display: none; }
+    ToolForm > .tool-form-problems.shown { display: block; }
+    ToolForm > .tool-form-note { color: $warning; height: auto; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Send the arguments"),
+        Binding("f4", "toggle_raw", "Fields / raw JSON"),
+    ]
+
+    class Submitted(Message):
+        """The user asked to send these arguments (`errors` lists what is wrong with them)."""
+
+        def __init__(self, arguments: Any, errors: list[FieldError]) -> None:
+            super().__init__()
+            self.arguments = arguments
+            self.errors = errors
+
+    def __init__(
+        self, schema_or_form: Any, *, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.form = (
+            schema_or_form if isinstance(schema_or_form, Form) else build_form(schema_or_form)
+        )
+        self.raw_mode = False
+        self._raw_problem: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="tool-form-bar"):
+            yield Static("Fields  (f4: raw JSON, ctrl+s: send)", classes="tool-form-mode")
+            yield Button("{ } JSON", classes="toggle-raw", compact=True)
+        if self.form.schema_problem:
+            yield Static(literal(one_line(self.form.schema_problem, 300)), classes="tool-form-note")
+        yield FormFields(self.form)
+        yield TextArea("", show_line_numbers=False, tab_behavior="indent", soft_wrap=True)
+        yield Static("", classes="tool-form-raw-error")
+        yield Static("", classes="tool-form-problems")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.show_errors)
+
+    # -- the model's API, for whoever hosts the form ------------------------------------------
+
+    def load(self, arguments: Any) -> None:
+        """Fill the form (both views) from arguments."""
+        self.form.load(arguments)
+        self._raw_problem = None
+        if self.raw_mode:
+            self._set_raw_text(arguments)
+        self._show_raw_problem()
+        self._rebuild_fields()
+
+    def value(self) -> Any:
+        """The arguments; raises ValueError while the JSON editor holds text that does not parse."""
+        if self.raw_mode and self._raw_problem:
+            raise ValueError(self._raw_problem)
+        return self.form.value()
+
+    def errors(self) -> list[FieldError]:
+        """What is wrong with the arguments, each at its field's path."""
+        problems = (
+            [FieldError((), self._raw_problem)] if self.raw_mode and self._raw_problem else []
+        )
+        return problems + self.form.errors()
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def action_submit(self) -> None:
+        """Post `Submitted` with the arguments (not while the JSON editor holds bad JSON)."""
+        if self.raw_mode and self._raw_problem:
+            self._show_raw_problem()
+            self.app.bell()
+            return
+        self.show_errors()
+        self.post_message(self.Submitted(self.form.value(), self.form.errors()))
+
+    def action_toggle_raw(self) -> None:
+        """Switch between the fields and the JSON editor; bad JSON keeps you in the editor."""
+        if self.raw_mode:
+            if self._raw_problem:
+                self._show_raw_problem()
+                self.app.bell()
+                return
+            self.raw_mode = False
+            self._rebuild_fields()
+            self.call_after_refresh(self._focus_first_field)
+        else:
+            self.raw_mode = True
+            self._set_raw_text(self.form.value())
+            self.query_one(TextArea).focus()
+        self.set_class(self.raw_mode, "raw-mode")
+        mode = "Raw JSON  (f4: fields" if self.raw_mode else "Fields  (f4: raw JSON"
+        self.query_one(".tool-form-mode", Static).update(f"{mode}, ctrl+s: send)")
+
+    @on(Button.Pressed, ".toggle-raw")
+    def _toggle_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_toggle_raw()
+
+    # -- keeping the views and the errors in sync ----------------------------------------------
+
+    @on(FieldEdited)
+    def _field_edited(self, event: FieldEdited) -> None:
+        event.stop()
+        self.show_errors()
+
+    @on(TextArea.Changed)
+    def _raw_edited(self, event: TextArea.Changed) -> None:
+        event.stop()
+        if not self.raw_mode:
+            return
+        text = event.text_area.text
+        try:
+            arguments = json.loads(text) if text.strip() else {}
+        except ValueError as error:
+            self._raw_problem = f"invalid JSON: {error}"
+        else:
+            self._raw_problem = None
+            self.form.load(arguments)
+        self._show_raw_problem()
+        self.show_errors()
+
+    def show_errors(self) -> None:
+        """Validate and put each error under its field; list the rest at the bottom."""
+        by_path: dict[tuple, list[str]] = {}
+        for error in self.form.errors():
+            by_path.setdefault(error.path, []).append(error.message)
+        if not self.raw_mode:
+            for field in self.query(FieldWidget):
+                field.show_error(by_path.pop(field.node.path, []))
+        rest = [
+            f"{'/'.join(map(str, path)) or 'arguments'}: {'; '.join(messages)}"
+            for path, messages in by_path.items()
+        ]
+        lines = rest[:MAX_LISTED_ERRORS]
+        if len(rest) > len(lines):
+            lines.append(f"… and {len(rest) - len(lines)} more")
+        problems = self.query_one(".tool-form-problems", Static)
+        problems.update(literal("\n".join(lines)))
+        problems.set_class(bool(lines), "shown")
+
+    def _show_raw_problem(self) -> None:
+        line = self.query_one(".tool-form-raw-error", Static)
+        line.update(literal(self._raw_problem or ""))
+        line.set_class(bool(self._raw_problem), "shown")
+
+    def _set_raw_text(self, arguments: Any) -> None:
+        editor = self.query_one(TextArea)
+        with editor.prevent(TextArea.Changed):
+            editor.text = json.dumps(arguments, indent=2, ensure_ascii=False)
+
+    def _rebuild_fields(self) -> None:
+        self.query_one(FormFields).refresh(recompose=True)
+        self.call_after_refresh(self.show_errors)
+
+    def _focus_first_field(self) -> None:
+        fields = [w for w in self.query_one(FormFields).query("*") if w.focusable]
+        if fields:
+            fields[0].focus()
