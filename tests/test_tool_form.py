@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
-from textual.widgets import Input, Select, TextArea
+from textual.widgets import Input
 
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
