@@ -11,7 +11,13 @@ from fleet_tui.tasks.verify import VERIFIER_MODES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tasks", required=True, metavar="FILE", help="Fleet task file (JSON)")
+    parser.add_argument(
+        "--tasks",
+        required=True,
+        action="append",
+        metavar="FILE",
+        help="Fleet task file (JSON; repeatable)",
+    )
     parser.add_argument(
         "--task",
         action="append",
@@ -55,15 +61,16 @@ def run(args: argparse.Namespace) -> int:
 
     if args.parallel < 1:
         raise EnvError("--parallel must be at least 1")
-    tasks = load_tasks(args.tasks)
+    tasks = [task for path in args.tasks for task in load_tasks(path)]
+    files = ", ".join(args.tasks)
     if args.task:
         known = {t.key for t in tasks}
         missing = [key for key in args.task if key not in known]
         if missing:
-            raise EnvError(f"no task {', '.join(missing)} in {args.tasks}")
+            raise EnvError(f"no task {', '.join(missing)} in {files}")
         tasks = [t for t in tasks if t.key in args.task]
     if not tasks:
-        raise EnvError(f"{args.tasks} holds no tasks")
+        raise EnvError(f"{files} holds no tasks")
     gold_dir = Path(args.gold) if args.gold else None
     if gold_dir is not None and not gold_dir.is_dir():
         raise EnvError(f"--gold {args.gold} is not a folder")

@@ -63,7 +63,7 @@ def gold_path(gold_dir: Path | None, task: Task) -> Path | None:
 def describe_verdict(verdict: Verdict) -> str:
     if not verdict.success:
         return f"{verdict.error_type or 'Error'}: {verdict.error_message or 'verifier failed'}"
-    return f"score {verdict.score}"
+    return "no score" if verdict.score is None else f"score {verdict.score:g}"
 
 
 async def check_task(
@@ -127,7 +127,11 @@ async def _check_gold(report, task, env, gold_dir, mode, timeout_s, ignore_keys,
     report.replay_steps = len(replay.steps)
     report.replay_divergences = sum(not s.matched for s in replay.steps)
     if report.replay_divergences:
-        report.notes.append(f"{report.replay_divergences} replayed results differ from the gold")
+        count = report.replay_divergences
+        report.notes.append(
+            f"{count} replayed result{'s differ' if count > 1 else ' differs'} from the gold"
+            " (see --json)"
+        )
     if report.gold is None:
         return
     if not report.gold.success:
