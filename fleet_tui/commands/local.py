@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,6 +25,18 @@ def run(args: argparse.Namespace) -> int:
         server, sock, _registry = make_server(args.port)
     except OSError as error:
         raise EnvError(f"cannot listen on {HOST}:{args.port}: {error.strerror}") from error
+
+    def request_stop(*_: object) -> None:
+        server.should_exit = True
+
+    # uvicorn stops gracefully on these signals and then re-raises them: they land here, so a
+    # requested stop (even one arriving before uvicorn listens for it) exits 0.
+    previous = {number: signal.signal(number, request_stop) for number in STOP_SIGNALS}
     print(f"FLEET_BASE_URL=http://{HOST}:{sock.getsockname()[1]}", flush=True)
-    server.run(sockets=[sock])  # uvicorn stops cleanly on Ctrl+C and SIGTERM
+    try:
+        server.run(sockets=[sock])
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    print("fleet-tui: local host stopped", file=sys.stderr)
     return 0

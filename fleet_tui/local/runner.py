@@ -19,6 +19,7 @@ def _bind(port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((HOST, port))
+    sock.listen(128)  # connections made before uvicorn starts wait instead of being refused
     return sock
 
 

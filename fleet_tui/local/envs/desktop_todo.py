@@ -198,14 +198,21 @@ def perform(
             note = "; ".join(notes)
         elif action == "scroll":
             step = scroll_amount if scroll_direction == "down" else -scroll_amount
-            limit = max(len(gui.shown(todos, ui)) - gui.VISIBLE_ROWS, 0)
-            ui = replace(ui, scroll=min(max(ui.scroll + step, 0), limit))
-            note = f"scrolled {scroll_direction} to row {ui.scroll}"
+            ui = replace(ui, scroll=max(ui.scroll + step, 0))
         elif action == "mouse_move":
             note = f"moved to {coordinate[0]},{coordinate[1]}"
         save_ui(conn, ui)
         todos, ui = load(conn)
+        ui = _clamp_scroll(todos, ui)  # rows may have gone: never scroll past the last one
+        save_ui(conn, ui)
+        if action == "scroll":
+            note = f"scrolled {scroll_direction} to row {ui.scroll}"
     return note, gui.render(todos, ui)
+
+
+def _clamp_scroll(todos: list[gui.Todo], ui: gui.Ui) -> gui.Ui:
+    limit = max(len(gui.shown(todos, ui)) - gui.VISIBLE_ROWS, 0)
+    return replace(ui, scroll=min(ui.scroll, limit))
 
 
 def build_servers(state: InstanceState):
