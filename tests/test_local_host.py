@@ -166,3 +166,26 @@ async def _sleep(seconds: float) -> None:
     import asyncio
 
     await asyncio.sleep(seconds)
+
+
+async def test_structured_diff_names_the_changed_rows(fleet_client):
+    env = await fleet_client.make("tracker")
+    try:
+        await env.instance.load()
+        db = env.db("current")
+        await db.exec("UPDATE issues SET status = 'closed' WHERE id = 7")
+        await db.exec("INSERT INTO labels VALUES (8, 'triaged')")
+        response = await env.instance.client.request("POST", "/diff/structured", json={})
+        diff = response.json()["diff"]
+        assert diff["issues"]["modified_rows"][0]["changes"]["status"] == {
+            "before": "open",
+            "after": "closed",
+        }
+        added = diff["labels"]["added_rows"][0]["data"]
+        assert {"issue_id": 8, "label": "triaged"}.items() <= added.items()
+        ignored = await env.instance.client.request(
+            "POST", "/diff/structured", json={"ignore_config": {"tables": ["labels"]}}
+        )
+        assert "labels" not in ignored.json()["diff"]
+    finally:
+        await env.close()

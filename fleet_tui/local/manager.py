@@ -18,6 +18,24 @@ PREFIX = "/instances/{instance_id}/api/v1/env"
 DATABASES = ("current", "seed")
 
 
+def diff_state(state: InstanceState, ignore: dict) -> dict:
+    """fleet-python's own structured diff of seed.db against current.db."""
+    from fleet.verifiers.local_executor import diff_dbs
+
+    tables = [table["name"] for table in describe(state, "current")["tables"]]
+    table_fields = {
+        name: set(fields) for name, fields in (ignore.get("table_fields") or {}).items()
+    }
+    for name in tables:
+        table_fields.setdefault(name, set()).update(ignore.get("fields") or [])
+    return diff_dbs(
+        str(state.seed_db),
+        str(state.current_db),
+        ignore_tables=set(ignore.get("tables") or []),
+        ignore_table_fields=table_fields,
+    )
+
+
 def routes(registry: Registry) -> list[Route]:
     def instance_of(request: Request) -> Instance:
         return registry.running(request.path_params["instance_id"])
@@ -73,8 +91,15 @@ def routes(registry: Registry) -> list[Route]:
         state, name = state_of(request)
         return JSONResponse(await run_in_threadpool(describe, state, name))
 
+    async def structured_diff(request: Request) -> JSONResponse:
+        """What changed between the seed and the current database, in the runner's format."""
+        state = instance_of(request).state
+        ignore = (await json_body(request)).get("ignore_config") or {}
+        return JSONResponse(await run_in_threadpool(diff_state, state, ignore))
+
     return [
         Route(f"{PREFIX}/health", health, methods=["GET"]),
+        Route(f"{PREFIX}/diff/structured", structured_diff, methods=["POST"]),
         Route(f"{PREFIX}/resources", resources, methods=["GET"]),
         Route(f"{PREFIX}/reset", reset, methods=["POST"]),
         Route(f"{PREFIX}/resources/sqlite/{{name}}/query", query, methods=["POST"]),
