@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import io
 import json
 
+import fleet
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from PIL import Image
+
+from fleet_tui.local.runner import start_local_host
 
 
 @contextlib.asynccontextmanager
@@ -171,3 +175,31 @@ async def test_todo_endpoints_share_computer_and_differ_elsewhere(todo):
         "scroll",
         "mouse_move",
     }
+
+
+async def test_many_instances_at_once(fleet_client):
+    envs = await asyncio.gather(*(fleet_client.make("tracker") for _ in range(6)))
+    try:
+
+        async def comment_and_count(env, n: int) -> int:
+            async with mcp_session(f"{env.urls.root}api/v1/mcp") as session:
+                for _ in range(n):
+                    await session.call_tool("add_comment", {"issue_id": 2, "body": "+1"})
+                issue = await session.call_tool("get_issue", {"issue_id": 2})
+                return len(issue.structured_content["comments"])
+
+        counts = await asyncio.gather(*(comment_and_count(env, n) for n, env in enumerate(envs)))
+        assert counts == list(range(6))
+    finally:
+        await asyncio.gather(*(env.close() for env in envs))
+
+
+async def test_host_stops_promptly_with_sessions_open():
+    host = start_local_host()
+    client = fleet.AsyncFleet(api_key="local-test-key", base_url=host.base_url)
+    env = await client.make("desktop-todo")
+    async with mcp_session(f"{env.urls.root}mcp") as session:
+        await session.list_tools()
+        await asyncio.to_thread(host.stop)
+        assert not host.running
+        assert not any(instance.running for instance in host.registry.instances.values())

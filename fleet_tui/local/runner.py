@@ -23,11 +23,26 @@ def _bind(port: int) -> socket.socket:
     return sock
 
 
+class HostServer(uvicorn.Server):
+    """uvicorn, stopping every instance first: that ends their MCP streams, which uvicorn
+    would otherwise wait on before it can exit."""
+
+    def __init__(self, config: uvicorn.Config, registry: Registry) -> None:
+        super().__init__(config)
+        self.registry = registry
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.registry.stop_all()
+        await super().shutdown(sockets)
+
+
 def make_server(port: int = 0, **options) -> tuple[uvicorn.Server, socket.socket, Registry]:
     """A uvicorn server for the host, bound to 127.0.0.1:`port` (0 picks a free port)."""
     app, registry = build_app(**options)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
-    return uvicorn.Server(config), _bind(port), registry
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=5
+    )
+    return HostServer(config, registry), _bind(port), registry
 
 
 @dataclass
@@ -42,6 +57,10 @@ class LocalHost:
     @property
     def port(self) -> int:
         return int(self.base_url.rsplit(":", 1)[1])
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
 
     def stop(self, timeout: float = 10) -> None:
         """Stop every instance and the server; returns when the thread ended."""
