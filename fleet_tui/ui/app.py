@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.signal import Signal
 from textual.widget import Widget
 from textual.widgets import Footer, TabbedContent, TabPane
+from textual.worker import Worker
 
 from fleet_tui.envs.base import EndpointState, Env, EnvError, ResetResult, Tool, ToolResult
 from fleet_tui.targets import Target, make_env
@@ -232,6 +233,7 @@ class FleetTuiApp(App[int]):
         for warning in self.env.warnings() if self.env else []:
             self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
         self.screenshot_pane.display = self.computer_use
+        self.query_one("#body").set_class(self.computer_use, "-computer")
         self.refresh_status()
         if self.computer_use:
             await self.show_tool(COMPUTER_TOOL, {"action": "screenshot"})
@@ -318,19 +320,31 @@ class FleetTuiApp(App[int]):
         return any(not w.is_finished for w in self.workers if w.group == "call")
 
     def start_call(self, name: str, arguments: dict[str, Any]) -> HistoryEntry | None:
-        """Call a tool in a worker; returns its history entry (None if not started)."""
+        """Call a tool in a worker; returns its history entry (None if not started).
+
+        Computer actions queued meanwhile (`pending_actions`) run after it in the same worker.
+        """
         if self.env is None or self.connection_state != "connected":
             self.notify("Not connected.", severity="error")
             return None
         if self.call_running:
             self.notify("A call is running: esc cancels it.", severity="warning")
             return None
+        entry = self._new_entry(name, arguments)
+        self.run_worker(self._calls(entry), group="call", exit_on_error=False)
+        return entry
+
+    def _new_entry(self, name: str, arguments: dict[str, Any]) -> HistoryEntry:
         entry = HistoryEntry(number=len(self.entries) + 1, tool=name, arguments=arguments)
         self.entries.append(entry)
         self.history.add_entry(entry)
         self.tool_panel.set_state(f"calling {one_line(name, 40)}… (esc cancels)")
-        self.run_worker(self._call(entry), group="call", exit_on_error=False)
         return entry
+
+    async def _calls(self, entry: HistoryEntry) -> None:
+        await self._call(entry)
+        while self.pending_actions and self.connection_state == "connected":
+            await self._call(self._new_entry(COMPUTER_TOOL, self.pending_actions.pop(0)))
 
     async def _call(self, entry: HistoryEntry) -> None:
         env = self.env
@@ -352,7 +366,6 @@ class FleetTuiApp(App[int]):
         self.episode.record(result.reward, result.done)
         await self.show_result(entry)
         await self._after_computer_action(entry, result)
-        self._next_pending()
 
     def _finish(self, entry: HistoryEntry, status: str, started: float, message: str = "") -> None:
         entry.status = status
@@ -400,9 +413,11 @@ class FleetTuiApp(App[int]):
         elif entry.tool == COMPUTER_TOOL and entry.arguments.get("action") != "screenshot":
             self.pending_actions.insert(0, {"action": "screenshot"})
 
-    def _next_pending(self) -> None:
-        if self.pending_actions:
-            self.start_call(COMPUTER_TOOL, self.pending_actions.pop(0))
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Actions queued just as the call worker was finishing start a new one."""
+        if event.worker.group == "call" and event.worker.is_finished and self.pending_actions:
+            if not self.call_running and self.connection_state == "connected":
+                self.start_call(COMPUTER_TOOL, self.pending_actions.pop(0))
 
     @on(ScreenshotPane.Act)
     async def _screen_action(self, event: ScreenshotPane.Act) -> None:
@@ -477,13 +492,7 @@ class FleetTuiApp(App[int]):
 
     async def _reset(self, seed: int | None) -> None:
         assert self.env is not None
-        entry = HistoryEntry(
-            number=len(self.entries) + 1,
-            tool="<reset>",
-            arguments={} if seed is None else {"seed": seed},
-        )
-        self.entries.append(entry)
-        self.history.add_entry(entry)
+        entry = self._new_entry("<reset>", {} if seed is None else {"seed": seed})
         started = time.monotonic()
         try:
             outcome = await self.env.reset(seed)
@@ -503,8 +512,7 @@ class FleetTuiApp(App[int]):
         )
         self.env_reset.publish(outcome)
         if self.computer_use:
-            self.pending_actions.insert(0, {"action": "screenshot"})
-            self._next_pending()
+            await self._call(self._new_entry(COMPUTER_TOOL, {"action": "screenshot"}))
 
     # -- images ----------------------------------------------------------------------------------
 

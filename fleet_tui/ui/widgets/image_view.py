@@ -7,7 +7,7 @@ from pathlib import Path
 from PIL import Image as PILImage
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Center, Middle
+from textual.containers import Center
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
@@ -21,7 +21,7 @@ class ImageView(Widget):
 
     DEFAULT_CSS = """
     ImageView { height: 1fr; width: 1fr; }
-    ImageView > Middle > Center { width: 1fr; }
+    ImageView > Center { width: 1fr; height: auto; }
     ImageView .image-error { color: $error; padding: 1; }
     """
 
@@ -42,7 +42,7 @@ class ImageView(Widget):
         self._pending = data
 
     def compose(self) -> ComposeResult:
-        with Middle(), Center():
+        with Center():
             yield images.image_widget_class()(id="picture")
         yield Static("", classes="image-error", markup=False)
 
@@ -63,7 +63,7 @@ class ImageView(Widget):
         message = self.query_one(".image-error", Static)
         message.update(literal(self.error or ""))
         message.display = self.error is not None
-        self.query_one(Middle).display = self.picture is not None
+        self.query_one(Center).display = self.picture is not None
         self._fit()
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from urllib.parse import urlparse
 
 from rich.text import Text
@@ -19,12 +20,18 @@ from fleet_tui.ui.safe_text import clean, one_line
 
 
 def endpoint_labels(urls: list[str]) -> dict[str, str]:
-    """Short, distinct names for endpoint URLs: the path (`/mcp`, `/api/v1/mcp`) when the
-    paths tell them apart, else `host:port/path`."""
-    paths = {url: urlparse(url).path.rstrip("/") or url for url in urls}
-    if len(set(paths.values())) == len(set(urls)):
-        return {url: one_line(path, 24) for url, path in paths.items()}
-    return {url: one_line(urlparse(url).netloc + paths[url], 32) for url in urls}
+    """Short, distinct names for endpoint URLs: what differs in their paths (`/mcp`,
+    `/api/v1/mcp`), prefixed with `host:port` when the hosts differ."""
+    parsed = {url: urlparse(url) for url in urls}
+    paths = {url: p.path.rstrip("/") or "/" for url, p in parsed.items()}
+    common = posixpath.commonpath(list(paths.values())) if len(urls) > 1 else ""
+    common = "" if common == "/" else common
+    hosts = {p.netloc for p in parsed.values()}
+    labels = {}
+    for url in urls:
+        rest = paths[url][len(common) :] or paths[url]
+        labels[url] = one_line((parsed[url].netloc if len(hosts) > 1 else "") + rest, 32)
+    return labels
 
 
 def fuzzy_rank(query: str, tools: list[Tool]) -> list[tuple[Tool, list[int]]]:
@@ -44,14 +51,14 @@ def fuzzy_rank(query: str, tools: list[Tool]) -> list[tuple[Tool, list[int]]]:
     return [(tool, offsets) for _, _, tool, offsets in ranked]
 
 
-def tool_prompt(tool: Tool, offsets: list[int], endpoint: str) -> Text:
+def tool_prompt(tool: Tool, offsets: list[int], endpoint: str, width: int = 34) -> Text:
     name = Text(clean(tool.name), style="bold", no_wrap=True, overflow="ellipsis")
     for offset in offsets:
         if offset < len(name):
             name.stylize("underline", offset, offset + 1)
     if endpoint:
         name.append(f"  {endpoint}", style="dim cyan")
-    description = one_line(tool.description or tool.title or "", 80)
+    description = one_line(tool.description or tool.title or "", width)
     if description:
         name.append("\n")
         name.append(description, style="dim")
@@ -88,11 +95,12 @@ class ToolList(Vertical):
         ranked = fuzzy_rank(query, self.tools)
         self.shown = [tool for tool, _ in ranked]
         urls = sorted({t.endpoint for t in self.tools if t.endpoint})
+        width = max(16, (self.size.width or 36) - 3)
         labels = endpoint_labels(urls) if len(urls) > 1 else {}
         options = self.query_one("#tool-options", OptionList)
         options.clear_options()
         options.add_options(
-            [Option(tool_prompt(t, offs, labels.get(t.endpoint, ""))) for t, offs in ranked]
+            [Option(tool_prompt(t, offs, labels.get(t.endpoint, ""), width)) for t, offs in ranked]
         )
         endpoints = len(urls)
         count = f"{len(self.shown)}/{len(self.tools)} tools"
@@ -101,6 +109,10 @@ class ToolList(Vertical):
         self.query_one("#tool-count", Static).update(count)
         if self.shown:
             options.highlighted = 0
+
+    def on_resize(self) -> None:
+        if self.tools:
+            self._refill()
 
     @on(Input.Changed, "#tool-filter")
     def _filter_changed(self) -> None:
