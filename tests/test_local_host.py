@@ -189,3 +189,36 @@ async def test_structured_diff_names_the_changed_rows(fleet_client):
         assert "labels" not in ignored.json()["diff"]
     finally:
         await env.close()
+
+
+async def test_missed_heartbeats_stop_the_instance(fleet_client):
+    kept = await fleet_client.make("tracker", heartbeat_interval=1)
+    dropped = await fleet_client.make("tracker", heartbeat_interval=1)
+    deadline = time.monotonic() + 15
+    while (await fleet_client.instance(dropped.instance_id)).status == "running":
+        assert time.monotonic() < deadline, "an instance without heartbeats kept running"
+        await kept.heartbeat()
+        await _sleep(0.2)
+    assert (await fleet_client.instance(kept.instance_id)).status == "running"
+    await kept.close()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({}, "env_key is required"),
+        ({"env_key": 42}, "env_key must be a string"),
+        ({"env_key": "tracker", "ttl_seconds": -1}, "ttl_seconds must be a positive integer"),
+        ({"env_key": "tracker", "data_key": "nope"}, "Data key 'nope' does not exist"),
+        ({"env_key": "tracker", "env_variables": [1]}, "env_variables must be an object"),
+    ],
+)
+def test_bad_create_requests_get_a_400_with_a_reason(local_host, body, message):
+    response = httpx.post(f"{local_host.base_url}/v1/env/instances", json=body)
+    assert response.status_code == 400
+    assert message in response.json()["detail"]
+
+
+def test_unknown_routes_answer_json(local_host):
+    response = httpx.get(f"{local_host.base_url}/v1/nothing-here")
+    assert response.status_code == 404 and response.json() == {"detail": "Not Found"}

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import anyio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -27,6 +28,11 @@ logger = logging.getLogger(__name__)
 
 async def _host_error(request: Request, error: HostError) -> JSONResponse:
     return JSONResponse({"detail": error.detail}, status_code=error.status)
+
+
+async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
+    """Unknown routes and methods answer in Fleet's `{"detail": ...}` shape too."""
+    return JSONResponse({"detail": error.detail}, status_code=error.status_code)
 
 
 def build_app(
@@ -69,7 +75,7 @@ def build_app(
             *manager.routes(registry),
             *mcp_routes,
         ],
-        exception_handlers={HostError: _host_error},
+        exception_handlers={HostError: _host_error, HTTPException: _http_error},
         lifespan=lifespan,
     )
     return app, registry

@@ -84,6 +84,8 @@ def routes(registry: Registry) -> list[Route]:
         if not isinstance(sql, str) or not sql.strip():
             raise HostError(400, "query must be a non-empty string")
         args = body.get("args")
+        if args is not None and not isinstance(args, list | dict):
+            raise HostError(400, "args must be a list (or an object of named parameters)")
         read_only = body.get("read_only", True) is not False
         return JSONResponse(await run_in_threadpool(run_query, state, name, sql, args, read_only))
 

@@ -140,6 +140,19 @@ class Registry:
 
     async def create(self, request: dict[str, Any]) -> Instance:
         """Provision an instance from an InstanceRequest body."""
+        for name in (
+            "env_key",
+            "env_version",
+            "data_key",
+            "data_version",
+            "region",
+            "image_type",
+            "run_id",
+        ):
+            if request.get(name) is not None and not isinstance(request[name], str):
+                raise HostError(400, f"{name} must be a string")
+        if not request.get("env_key"):
+            raise HostError(400, "env_key is required")
         env_key, version = _split_version(request.get("env_key"))
         version = request.get("env_version") or version
         spec = ENVS.get(env_key or "")
