@@ -45,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--save-images", metavar="DIR", help="write images here (default: a new temporary folder)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    # ENV_KEY and TOOL are both positional, and options may come between them.
+    parser.parse_args = parser.parse_intermixed_args
 
 
 def parse_arguments(args_json: str | None, pairs: list[str]) -> dict[str, Any]:
@@ -112,11 +114,9 @@ class BlockFiles:
 
 def print_result(result: ToolResult, files: BlockFiles) -> None:
     """The blocks in order: text (JSON pretty-printed), files for binary content."""
-    shown_json = []
     for index, block in enumerate(result.blocks):
         if isinstance(block, TextBlock):
             parsed = block.parsed_json()
-            shown_json.append(parsed)
             out(pretty_json(parsed) if parsed is not None else block.text)
         elif isinstance(block, ImageBlock | AudioBlock):
             path = files.write(index, block.data, block.mime_type)
@@ -131,12 +131,31 @@ def print_result(result: ToolResult, files: BlockFiles) -> None:
             out(f"[link {block.name or block.uri}] {block.uri}")
         elif isinstance(block, UnknownBlock):
             out(f"[unknown block] {pretty_json(block.raw)}")
-    if result.structured is not None and result.structured not in shown_json:
+    if result.structured is not None and not repeats_text(result):
         out("structured content:")
         out(pretty_json(result.structured))
     if result.done is not None:
         ended = " (the episode ended; reset to start a new one)" if result.done else ""
         out(f"reward: {result.reward}  done: {str(result.done).lower()}{ended}")
+
+
+def repeats_text(result: ToolResult) -> bool:
+    """True when the structured content only repeats a text block: the same JSON, or the
+    `{"result": ...}` wrapper MCP servers put around a tool's plain return value."""
+    structured = result.structured
+    wrapped = (
+        structured.get("result") if isinstance(structured, dict) and len(structured) == 1 else None
+    )
+    for block in result.blocks:
+        if isinstance(block, TextBlock):
+            parsed = block.parsed_json()
+            if (
+                structured == parsed
+                or block.text == wrapped
+                or (parsed is not None and parsed == wrapped)
+            ):
+                return True
+    return False
 
 
 def result_json(tool: str, result: ToolResult, files: BlockFiles) -> dict[str, Any]:

@@ -23,7 +23,13 @@ from fleet_tui.envs.base import (
     Tool,
     ToolResult,
 )
-from fleet_tui.envs.mcp_union import DEFAULT_TIMEOUTS, McpUnion, Timeouts, say
+from fleet_tui.envs.mcp_union import (
+    DEFAULT_TIMEOUTS,
+    McpUnion,
+    Timeouts,
+    import_mcp_in_background,
+    say,
+)
 
 if TYPE_CHECKING:
     import fleet
@@ -80,6 +86,7 @@ class FleetEnv:
     async def connect(self, progress: Progress | None = None) -> None:
         """Start the local host if asked, provision or attach, then join the MCP endpoints."""
         self.fleet = await self._client(progress)
+        import_mcp_in_background()  # overlaps with provisioning
         if self.target.instance:
             self.sdk_env = await self._attach(self.target.instance, progress)
         else:

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
+import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -52,6 +55,9 @@ class Timeouts:
     close: float = 5.0
     ping: float | None = 15.0
     """How often an idle connection is checked, so a dead server shows as down (None: never)."""
+
+
+DEFAULT_TIMEOUTS = Timeouts()
 
 
 class EndpointDown(Exception):
@@ -246,6 +252,26 @@ def is_connection_failure(error: BaseException) -> bool:
     )
 
 
+_background_import: threading.Thread | None = None
+
+
+def import_mcp_in_background() -> None:
+    """Import the mcp client (a second or more of CPU) on a thread, overlapping it with
+    provisioning. `McpUnion` waits for this thread before it touches mcp, so the two never
+    import the package at the same time."""
+    global _background_import
+    if _background_import is None and "mcp.client.session" not in sys.modules:
+        _background_import = threading.Thread(
+            target=importlib.import_module, args=("mcp.client.session",), daemon=True
+        )
+        _background_import.start()
+
+
+async def wait_for_background_import() -> None:
+    if _background_import is not None and _background_import.is_alive():
+        await asyncio.to_thread(_background_import.join)
+
+
 class McpUnion:
     """N MCP endpoints seen as one set of tools; each call goes to the endpoint that owns it."""
 
@@ -254,7 +280,7 @@ class McpUnion:
         urls: Sequence[str],
         *,
         headers: dict[str, str] | None = None,
-        timeouts: Timeouts = Timeouts(),
+        timeouts: Timeouts = DEFAULT_TIMEOUTS,
         attempts: int = 3,
         backoff_s: float = 0.25,
     ) -> None:
@@ -290,6 +316,7 @@ class McpUnion:
             progress,
             f"Connecting to MCP {'endpoint' if len(endpoints) == 1 else 'endpoints'} {names}",
         )
+        await wait_for_background_import()
         await asyncio.gather(*(self._open_with_retry(endpoint) for endpoint in endpoints))
         failed = [endpoint for endpoint in endpoints if not endpoint.is_up]
         if not any(endpoint.is_up for endpoint in self._endpoints):
@@ -482,7 +509,7 @@ def say(progress: Progress | None, line: str) -> None:
 class McpEnv:
     """An Env over plain MCP endpoints (`--mcp URL ...`): tools and calls, no reset."""
 
-    def __init__(self, target: Target, *, timeouts: Timeouts = Timeouts()) -> None:
+    def __init__(self, target: Target, *, timeouts: Timeouts = DEFAULT_TIMEOUTS) -> None:
         self.info = EnvInfo(kind="mcp")
         self.union = McpUnion(target.mcp, timeouts=timeouts)
 
