@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import secrets
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import anyio
 from anyio.abc import TaskGroup
 
 from fleet_tui.local.envs import ENVS, EnvSpec
@@ -181,8 +185,8 @@ class Registry:
         if variables is not None and not isinstance(variables, dict):
             raise HostError(400, "env_variables must be an object")
 
-        state = InstanceState.create(self.state_dir, script)
-        mount = McpMount(spec.build_servers(state))
+        state, servers = await anyio.to_thread.run_sync(self._prepare, spec, script)
+        mount = McpMount(servers)
         assert self.task_group is not None, "the host is not running"
         await mount.start(self.task_group)
         instance = Instance(
@@ -202,6 +206,12 @@ class Registry:
         )
         self.instances[instance.instance_id] = instance
         return instance
+
+    def _prepare(self, spec: EnvSpec, script: str) -> tuple[InstanceState, dict]:
+        """The new instance's state and MCP servers (slow-ish: run off the event loop)."""
+        state = InstanceState.create(self.state_dir, script)
+        with _root_logging_untouched():
+            return state, spec.build_servers(state)
 
     def get(self, instance_id: str) -> Instance:
         instance = self.instances.get(instance_id)
@@ -245,6 +255,19 @@ class Registry:
     def stop_all(self) -> None:
         for instance in list(self.instances.values()):
             self.stop(instance, "host stopped")
+
+
+@contextlib.contextmanager
+def _root_logging_untouched() -> Iterator[None]:
+    """MCPServer() calls logging.basicConfig, which would give the root logger a handler
+    printing to stderr (over a terminal UI): with a handler already there, it does nothing."""
+    root = logging.getLogger()
+    guard = logging.NullHandler()
+    root.addHandler(guard)
+    try:
+        yield
+    finally:
+        root.removeHandler(guard)
 
 
 def _positive(request: dict[str, Any], name: str) -> int | None:

@@ -39,8 +39,15 @@ class HostServer(uvicorn.Server):
 def make_server(port: int = 0, **options) -> tuple[uvicorn.Server, socket.socket, Registry]:
     """A uvicorn server for the host, bound to 127.0.0.1:`port` (0 picks a free port)."""
     app, registry = build_app(**options)
+    # log_config=None: uvicorn leaves logging alone (its own setup prints to stderr, which
+    # would paint over a terminal UI); its loggers propagate to whatever the process set up.
     config = uvicorn.Config(
-        app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=5
+        app,
+        log_config=None,
+        log_level="warning",
+        lifespan="on",
+        access_log=False,
+        timeout_graceful_shutdown=5,
     )
     return HostServer(config, registry), _bind(port), registry
 
