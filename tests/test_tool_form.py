@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
-from textual.widgets import Input
+from textual.widgets import Input, Select, TextArea
 
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
@@ -41,7 +41,7 @@ def field(app: App, *path: str | int) -> FieldWidget:
 
 def item_rows(app: App, *path: str | int) -> list:
     """The rows of the list editor at `path` (not those of lists nested inside it)."""
-    return list(field(app, *path).query_one(".array-items").query_children(".array-row"))
+    return field(app, *path).rows
 
 
 async def type_into(pilot, app: App, path: tuple, text: str) -> None:
@@ -54,14 +54,14 @@ async def test_nested_object_filled_by_keystrokes_is_submitted():
     async with app.run_test(size=(100, 50)) as pilot:
         await pilot.pause()
         field(app, "contact", "name").query_one(Input).focus()
-        await pilot.press(*"Ada", "tab", *"ada@example.com")
+        await pilot.press(*"Ada", "tab", *"a@b.io")
         await pilot.press("tab", "enter")  # focus the collapsed `address` title and expand it
         await pilot.pause()
-        await pilot.press("tab", *"1 Main St", "tab", *"Paris")
+        await pilot.press("tab", *"1 Rue", "tab", *"Nice")
         await pilot.press("ctrl+s")
         await pilot.pause()
-    address = {"street": "1 Main St", "city": "Paris"}
-    contact = {"name": "Ada", "email": "ada@example.com", "address": address, "tags": []}
+    address = {"street": "1 Rue", "city": "Nice"}
+    contact = {"name": "Ada", "email": "a@b.io", "address": address, "tags": []}
     assert app.submitted == [{"contact": contact, "notify": False}]
 
 
@@ -70,19 +70,19 @@ async def test_array_of_objects_add_fill_move_remove():
     async with app.run_test(size=(100, 60)) as pilot:
         await pilot.pause()
         entities = field(app, "entities")
-        for name in ("Ada", "Bob", "Cy"):
+        for name in ("A", "B", "C"):
             entities.query_one(".add-item").focus()
             await pilot.press("enter")
             await pilot.pause()
             index = len(entities.node.items) - 1
             await type_into(pilot, app, ("entities", index, "name"), name)
-            await pilot.press("tab", *"person")
-        # give Bob an observation: the nested list's add button, then type
+            await pilot.press("tab", "p")
+        # give B an observation: the nested list's add button, then type
         field(app, "entities", 1, "observations").query_one(".add-item").focus()
         await pilot.press("enter")
         await pilot.pause()
-        await type_into(pilot, app, ("entities", 1, "observations", 0), "likes tea")
-        # move Bob up, then remove Cy
+        await type_into(pilot, app, ("entities", 1, "observations", 0), "tea")
+        # move B up, then remove C
         item_rows(app, "entities")[1].query_one(".move-up").focus()
         await pilot.press("enter")
         await pilot.pause()
@@ -94,8 +94,89 @@ async def test_array_of_objects_add_fill_move_remove():
     assert app.submitted == [
         {
             "entities": [
-                {"name": "Bob", "entityType": "person", "observations": ["likes tea"]},
-                {"name": "Ada", "entityType": "person", "observations": []},
+                {"name": "B", "entityType": "p", "observations": ["tea"]},
+                {"name": "A", "entityType": "p", "observations": []},
             ]
         }
     ]
+
+
+async def choose(pilot, select: Select, label: str) -> None:
+    """Pick an option of a Select by keyboard: open it, type the label to jump there, enter."""
+    select.focus()
+    await pilot.press("enter", *label, "enter")
+    await pilot.pause()
+
+
+async def test_union_branch_chosen_and_filled():
+    app = FormHost(corpus_schema("pydantic_run_actions"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        field(app, "actions").query_one(".add-item").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        union = field(app, "actions", 0)
+        await choose(pilot, union.query_one(Select), "type")
+        await type_into(pilot, app, ("actions", 0, "text"), "hello")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.submitted == [
+        {"actions": [{"type": "type", "text": "hello"}], "screenshot_after": True}
+    ]
+
+
+MEETING = {
+    "title": "Sync",
+    "day": "2026-11-22",
+    "starts_at": "2026-11-22T15:00:00Z",
+    "attendee_ids": ["0b9e4a4e-6f0e-4b8e-9a3a-1c2d3e4f5a6b"],
+    "room": "beta",
+}
+
+
+async def test_nullable_enum_set_to_null_then_cleared():
+    app = FormHost(corpus_schema("pydantic_schedule_meeting"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.query_one(ToolForm).load(MEETING)
+        await pilot.pause()
+        room = field(app, "room").query_one(Select)
+        assert room.value == 1  # "beta"
+        await choose(pilot, room, "null")
+        await pilot.press("ctrl+s")
+        await choose(pilot, field(app, "room").query_one(Select), "(not sent)")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    without_room = {k: v for k, v in MEETING.items() if k != "room"}
+    assert app.submitted == [{**MEETING, "room": None}, without_room]
+
+
+async def test_raw_json_toggle_both_ways_keeps_invalid_text():
+    app = FormHost(corpus_schema("fetch_fetch"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await type_into(pilot, app, ("url",), "http://a")
+        await pilot.press("f4")
+        await pilot.pause()
+        form = app.query_one(ToolForm)
+        editor = form.query_one(TextArea)
+        assert form.raw_mode and editor.has_focus
+        assert json.loads(editor.text) == {
+            "url": "http://a",
+            "max_length": 5000,
+            "start_index": 0,
+            "raw": False,
+        }
+        await pilot.press("f7", *'{"url": ')  # f7: select all, then type over it
+        await pilot.press("f4")  # does not parse: stays in the editor, says why, keeps the text
+        await pilot.pause()
+        assert form.raw_mode
+        assert form.query_one(".tool-form-raw-error").has_class("shown")
+        assert editor.text == '{"url": '
+        await pilot.press(*'"http://b", "raw": true}', "f4")
+        await pilot.pause()
+        assert not form.raw_mode
+        assert field(app, "url").query_one(Input).value == "http://b"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.submitted == [{"url": "http://b", "raw": True}]

@@ -408,12 +408,13 @@ def _child_fields(node: ObjectNode) -> list[FieldWidget]:
 
 
 class ArrayField(FieldWidget):
-    """A list editor: one row per item with move up / move down / remove, and an add button."""
+    """A list editor: one row per item with move up / move down / remove, and an add button.
+    Adding, removing and moving touch only the rows concerned (no re-render of the list)."""
 
     DEFAULT_CSS = """
     ArrayField > .array-items { height: auto; padding: 0 0 0 2; }
-    ArrayField .array-row { height: auto; }
-    ArrayField .array-row > FieldWidget { width: 1fr; }
+    ArrayField ItemRow { height: auto; }
+    ArrayField ItemRow > FieldWidget { width: 1fr; }
     ArrayField .item-buttons { width: auto; height: auto; }
     ArrayField .item-buttons Button { min-width: 3; margin: 0 0 0 1; }
     ArrayField .add-item { margin: 0 0 0 2; }
@@ -426,77 +427,113 @@ class ArrayField(FieldWidget):
             yield Button("clear", classes="field-state clear", compact=True)
 
     def compose_editor(self) -> ComposeResult:
+        yield Static(self._count(), classes="array-count")
+
+    def _count(self) -> str:
         node = self.node
         assert isinstance(node, ArrayNode)
-        count = "(not sent)" if not node.present else f"{len(node.items)} item(s)"
-        yield Static("null" if node.is_null else count, classes="array-count")
+        if not node.present:
+            return "(not sent)"
+        return "null" if node.is_null else f"{len(node.items)} item(s)"
 
     def compose_below(self) -> ComposeResult:
         node = self.node
         assert isinstance(node, ArrayNode)
-        count = len(node.items)
         with Vertical(classes="array-items"):
-            for index, item in enumerate(node.items):
-                with Horizontal(classes="array-row"):
-                    yield field_for(item, bare=not isinstance(item, ObjectNode))
-                    with Horizontal(classes="item-buttons"):
-                        yield _item_button("↑", "move-up", index, disabled=index == 0)
-                        yield _item_button("↓", "move-down", index, disabled=index == count - 1)
-                        yield _item_button("✕", "remove", index, disabled=not node.can_remove)
+            for item in node.items:
+                yield ItemRow(item)
         limit = f" (max {node.max_items})" if node.max_items is not None else ""
-        yield Button(
-            f"+ add item{limit}", classes="add-item", compact=True, disabled=not node.can_add
-        )
+        yield Button(f"+ add item{limit}", classes="add-item", compact=True)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._update_controls)
+
+    @property
+    def rows(self) -> list[ItemRow]:
+        return list(self.query_one(".array-items").query_children(ItemRow))
 
     @on(Button.Pressed, ".add-item")
-    def _add(self, event: Button.Pressed) -> None:
+    async def _add(self, event: Button.Pressed) -> None:
         event.stop()
         node = self.node
         assert isinstance(node, ArrayNode)
-        node.add()
-        self._reshape(focus_item=len(node.items) - 1)
+        row = ItemRow(node.add())
+        await self.query_one(".array-items").mount(row)
+        self._changed()
+        row.focus_first()
 
     @on(Button.Pressed, ".item-button")
-    def _item_action(self, event: Button.Pressed) -> None:
+    async def _item_action(self, event: Button.Pressed) -> None:
         event.stop()
         node = self.node
         assert isinstance(node, ArrayNode)
-        index = int(getattr(event.button, "item_index", 0))
-        action = event.button.name
-        if action == "remove":
+        row = next(a for a in event.button.ancestors if isinstance(a, ItemRow))
+        index = self.rows.index(row)
+        if event.button.name == "remove":
             node.remove(index)
-            self._reshape(focus_item=None)
+            await row.remove()
         else:
-            to = index - 1 if action == "move-up" else index + 1
+            to = max(
+                0, min(index + (-1 if event.button.name == "move-up" else 1), len(node.items) - 1)
+            )
             node.move(index, to)
-            self._reshape(focus_item=max(0, min(to, len(node.items) - 1)))
+            items = self.query_one(".array-items")
+            target = self.rows[to]
+            if to < index:
+                items.move_child(row, before=target)
+            else:
+                items.move_child(row, after=target)
+            event.button.focus()
+        self._changed()
 
     @on(Button.Pressed, ".clear")
-    def _clear(self, event: Button.Pressed) -> None:
+    async def _clear(self, event: Button.Pressed) -> None:
         event.stop()
         self.node.clear()
-        self._reshape(focus_item=None)
+        await self.query_one(".array-items").remove_children()
+        self._changed()
 
-    def _reshape(self, focus_item: int | None) -> None:
+    def _changed(self) -> None:
+        self._update_controls()
         self.edited()
-        self.refresh(recompose=True)
-        if focus_item is not None:
-            self.call_after_refresh(self._focus_item, focus_item)
 
-    def _focus_item(self, index: int) -> None:
-        rows = list(self.query(".array-row"))
-        if index < len(rows):
-            targets = [w for w in rows[index].query("*") if w.focusable]
-            if targets:
-                targets[0].focus()
+    def _update_controls(self) -> None:
+        """Enable the buttons that apply, renumber item titles, update the count."""
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        rows = self.rows
+        for index, row in enumerate(rows):
+            row.query_one(".move-up", Button).disabled = index == 0
+            row.query_one(".move-down", Button).disabled = index == len(rows) - 1
+            row.query_one(".remove", Button).disabled = not node.can_remove
+            row.relabel()
+        self.query_one(".add-item", Button).disabled = not node.can_add
+        self.query_one(".array-count", Static).update(self._count())
 
 
-def _item_button(label: str, action: str, index: int, *, disabled: bool) -> Button:
-    button = Button(
-        label, name=action, classes=f"item-button {action}", compact=True, disabled=disabled
-    )
-    button.item_index = index  # type: ignore[attr-defined]
-    return button
+class ItemRow(Horizontal):
+    """One list item: its field and its move up / move down / remove buttons."""
+
+    def __init__(self, node: Node) -> None:
+        super().__init__()
+        self.node = node
+
+    def compose(self) -> ComposeResult:
+        yield field_for(self.node, bare=not isinstance(self.node, ObjectNode))
+        with Horizontal(classes="item-buttons"):
+            for label, action in (("↑", "move-up"), ("↓", "move-down"), ("✕", "remove")):
+                yield Button(label, name=action, classes=f"item-button {action}", compact=True)
+
+    def relabel(self) -> None:
+        """Show the item's current position in its title (objects are titled `#n`)."""
+        for field in self.query_children(ObjectField):
+            for collapsible in field.query_children(Collapsible):
+                collapsible.title = Content.from_rich_text(header_text(self.node))
+
+    def focus_first(self) -> None:
+        targets = [w for w in self.query("*") if w.focusable]
+        if targets:
+            targets[0].focus()
 
 
 class MapField(FieldWidget):

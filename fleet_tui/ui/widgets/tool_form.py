@@ -148,7 +148,7 @@ class ToolForm(Vertical, can_focus=False):
         if self.raw_mode:
             self._set_raw_text(arguments)
         self._show_raw_problem()
-        self._rebuild_fields()
+        self.call_next(self._rebuild_fields)
 
     def value(self) -> Any:
         """The arguments; raises ValueError while the JSON editor holds text that does not parse."""
@@ -174,7 +174,7 @@ class ToolForm(Vertical, can_focus=False):
         self.show_errors()
         self.post_message(self.Submitted(self.form.value(), self.form.errors()))
 
-    def action_toggle_raw(self) -> None:
+    async def action_toggle_raw(self) -> None:
         """Switch between the fields and the JSON editor; bad JSON keeps you in the editor."""
         if self.raw_mode:
             if self._raw_problem:
@@ -182,8 +182,9 @@ class ToolForm(Vertical, can_focus=False):
                 self.app.bell()
                 return
             self.raw_mode = False
-            self._rebuild_fields()
-            self.call_after_refresh(self._focus_first_field)
+            self.query_one(".toggle-raw", Button).focus()
+            await self._rebuild_fields()
+            self._focus_first_field()
         else:
             self.raw_mode = True
             self._set_raw_text(self.form.value())
@@ -193,9 +194,9 @@ class ToolForm(Vertical, can_focus=False):
         self.query_one(".tool-form-mode", Static).update(f"{mode}, ctrl+s: send)")
 
     @on(Button.Pressed, ".toggle-raw")
-    def _toggle_pressed(self, event: Button.Pressed) -> None:
+    async def _toggle_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.action_toggle_raw()
+        await self.action_toggle_raw()
 
     # -- keeping the views and the errors in sync ----------------------------------------------
 
@@ -249,9 +250,9 @@ class ToolForm(Vertical, can_focus=False):
         with editor.prevent(TextArea.Changed):
             editor.text = json.dumps(arguments, indent=2, ensure_ascii=False)
 
-    def _rebuild_fields(self) -> None:
-        self.query_one(FormFields).refresh(recompose=True)
-        self.call_after_refresh(self.show_errors)
+    async def _rebuild_fields(self) -> None:
+        await self.query_one(FormFields).recompose()
+        self.show_errors()
 
     def _focus_first_field(self) -> None:
         fields = [w for w in self.query_one(FormFields).query("*") if w.focusable]
