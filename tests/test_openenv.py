@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from PIL import Image
 
+from fleet_tui.cli import main
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv, http_base_url, ws_url
 from fleet_tui.targets import Target, make_env
@@ -143,7 +145,7 @@ async def test_servers_without_task_routes_have_no_tasks_and_no_error(env):
 
 async def test_unreachable_server_is_a_clear_error():
     env = OpenEnvEnv(Target(openenv="http://127.0.0.1:9"))
-    with pytest.raises(EnvError, match="cannot open a session at ws://127.0.0.1:9/ws"):
+    with pytest.raises(EnvError, match=r"cannot open a session at ws://127\.0\.0\.1:9/ws"):
         await env.connect()
     assert env.endpoints()[0].state == EndpointState.DOWN
     await env.close()
@@ -190,3 +192,47 @@ def test_urls_are_normalised():
     assert ws_url("https://h/prefix") == "wss://h/prefix/ws"
     with pytest.raises(EnvError):
         http_base_url("ftp://h")
+
+
+# -- headless commands against a server without task routes ------------------------------------
+
+
+def test_tasks_command_without_task_routes_is_empty_not_an_error(openenv_server, capsys):
+    assert main(["tasks", "--openenv", openenv_server.base_url]) == 0
+    assert "has no task routes" in capsys.readouterr().out
+    assert main(["tasks", "--openenv", openenv_server.base_url, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"environments": []}
+    assert main(["tasks", "--openenv", openenv_server.base_url, "--split", "train"]) == 2
+    assert "has no task routes" in capsys.readouterr().err
+
+
+def test_tasks_and_state_need_an_openenv_target(capsys):
+    assert main(["tasks", "--mcp", "http://127.0.0.1:9/mcp"]) == 2
+    assert "give --openenv URL" in capsys.readouterr().err
+    assert main(["state", "--mcp", "http://127.0.0.1:9/mcp"]) == 2
+    assert "give --openenv URL" in capsys.readouterr().err
+
+
+def test_state_command_opens_a_session_without_resetting(openenv_server, capsys):
+    assert main(["state", "--openenv", openenv_server.base_url]) == 0
+    captured = capsys.readouterr()
+    assert "Reset" not in captured.err
+    assert "action (CallToolAction): metadata, type, tool_name, arguments" in captured.out
+    assert '"episode_id": null' in captured.out
+
+
+def test_call_command_resets_once_then_calls_and_prints_reward_and_done(openenv_server, capsys):
+    url = openenv_server.base_url
+    assert main(["call", "--openenv", url, "finish", "--args", '{"answer": "42"}']) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("Reset: new episode") == 1
+    assert "final answer 42" in captured.out
+    assert "reward: 1.0  done: true (the episode ended; reset to start a new one)" in captured.out
+    assert main(["call", "--openenv", url, "explode"]) == 1
+    captured = capsys.readouterr()
+    assert "the tool blew up" in captured.out
+
+
+def test_reset_command_prints_the_seed(openenv_server, capsys):
+    assert main(["reset", "--openenv", openenv_server.base_url, "--seed", "12", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == 12

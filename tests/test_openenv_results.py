@@ -1,0 +1,85 @@
+"""Observation -> ToolResult for the shapes OpenEnv servers send, including malformed ones."""
+
+from __future__ import annotations
+
+import base64
+
+from fleet_tui.envs.base import ImageBlock, TextBlock, UnknownBlock
+from fleet_tui.envs.openenv_results import tool_result_from_reset, tool_result_from_step
+
+PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
+
+
+def step(observation: dict, reward=None, done=False) -> dict:
+    return {"observation": observation, "reward": reward, "done": done}
+
+
+def test_mcp_dump_in_camel_case():
+    answer = step(
+        {
+            "result": {
+                "content": [{"type": "image", "data": PNG, "mimeType": "image/png"}],
+                "structuredContent": {"k": 1},
+                "isError": True,
+            }
+        },
+        reward=0.5,
+    )
+    result = tool_result_from_step(answer, endpoint="ws://x/ws")
+    assert isinstance(result.blocks[0], ImageBlock)
+    assert (result.is_error, result.structured, result.reward, result.done) == (
+        True,
+        {"k": 1},
+        0.5,
+        False,
+    )
+    assert result.raw == answer and result.endpoint == "ws://x/ws"
+
+
+def test_ors_blocks_keep_their_order_and_metadata():
+    result = tool_result_from_step(
+        step(
+            {
+                "result": {
+                    "blocks": [
+                        {"type": "text", "text": "a", "detail": None},
+                        {"type": "image", "data": PNG, "mimeType": "image/jpeg"},
+                        {"type": "image", "data": "not base64!", "mimeType": "image/png"},
+                    ],
+                    "metadata": {"m": 2},
+                }
+            },
+            reward=1,
+            done=True,
+        )
+    )
+    first, second, third = result.blocks
+    assert isinstance(first, TextBlock) and first.text == "a"
+    assert isinstance(second, ImageBlock) and second.mime_type == "image/jpeg"
+    assert isinstance(third, UnknownBlock)
+    assert (result.structured, result.reward, result.done) == ({"m": 2}, 1.0, True)
+
+
+def test_observation_error_names_its_kind():
+    result = tool_result_from_step(
+        step({"result": None, "error": {"error_type": "timeout", "message": "too slow"}})
+    )
+    assert (result.is_error, result.error_kind, result.text()) == (True, "timeout", "too slow")
+
+
+def test_plain_results_are_kept_as_text_and_structure():
+    assert tool_result_from_step(step({"result": "hi"})).text() == "hi"
+    listed = tool_result_from_step(step({"result": [1, 2]}))
+    assert listed.structured == [1, 2] and listed.blocks[0].parsed_json() == [1, 2]
+    empty = tool_result_from_step(step({"result": None}))
+    assert empty.blocks == [] and not empty.is_error
+
+
+def test_reset_shows_the_prompt_or_the_observation():
+    ors = tool_result_from_reset(
+        {"observation": {}, "metadata": {"prompt": [{"type": "text", "text": "Q?"}]}}
+    )
+    assert ors.text() == "Q?"
+    plain = tool_result_from_reset({"observation": {"board": [1]}, "reward": None, "done": False})
+    assert plain.blocks[0].parsed_json() == {"board": [1]}
+    assert plain.done is False
