@@ -3,11 +3,13 @@ instance's SQLite state and every failure comes back as a clear error, never a h
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import zipfile
 
 import fleet
+import httpx
 import pytest
 
 PASSING = """
@@ -148,3 +150,36 @@ async def test_stopped_instance_is_refused(fleet_client, local_host):
     env._client = quick.client
     with pytest.raises(Exception, match="stopped"):
         await task_with(PASSING).verify_detailed_async(env)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"args_array": {"env": "x"}}, "args_array must end with"),
+        ({"bundle": "not base64!"}, "bundle is not base64"),
+        ({"sha256": "0" * 64}, "bundle sha256 is"),
+        ({"timeout": -5}, "timeout must be a positive number"),
+    ],
+)
+def test_malformed_execute_requests_get_a_400(local_host, tracker_id, change, message):
+    data, sha = bundle(PASSING)
+    body = {
+        "key": "probe",
+        "sha256": sha,
+        "bundle": base64.b64encode(data).decode(),
+        "function_name": "check_issue_count",
+        "args_array": [{"env": tracker_id}],
+        "timeout": 5,
+        **change,
+    }
+    response = httpx.post(f"{local_host.base_url}/v1/verifiers/execute", json=body)
+    assert response.status_code == 400
+    assert message in response.json()["detail"]
+
+
+@pytest.fixture
+def tracker_id(local_host):
+    created = httpx.post(f"{local_host.base_url}/v1/env/instances", json={"env_key": "tracker"})
+    instance_id = created.json()["instance_id"]
+    yield instance_id
+    httpx.delete(f"{local_host.base_url}/v1/env/instances/{instance_id}")

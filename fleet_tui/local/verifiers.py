@@ -71,8 +71,8 @@ class BundleStore:
 
 def _target(body: dict[str, Any], registry: Registry) -> Instance:
     """The instance the SDK named in the last element of `args_array`."""
-    args_array = body.get("args_array") or []
-    last = args_array[-1] if args_array else None
+    args_array = body.get("args_array")
+    last = args_array[-1] if isinstance(args_array, list) and args_array else None
     if not (isinstance(last, dict) and isinstance(last.get("env"), str)):
         raise HostError(400, 'args_array must end with {"env": "<instance_id>"}')
     return registry.running(last["env"])
