@@ -222,3 +222,13 @@ def test_bad_create_requests_get_a_400_with_a_reason(local_host, body, message):
 def test_unknown_routes_answer_json(local_host):
     response = httpx.get(f"{local_host.base_url}/v1/nothing-here")
     assert response.status_code == 404 and response.json() == {"detail": "Not Found"}
+
+
+async def test_instance_root_lists_its_endpoints(fleet_client):
+    env = await fleet_client.make("desktop-todo")
+    try:
+        index = httpx.get(env.urls.root).json()
+        assert index["mcp"] == [f"{env.urls.root}mcp", f"{env.urls.root}api/v1/mcp"]
+        assert index["manager"] == env.urls.manager.api
+    finally:
+        await env.close()

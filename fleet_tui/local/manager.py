@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from fleet_tui.local.envs import MCP_PATHS
 from fleet_tui.local.orchestrator import json_body
 from fleet_tui.local.registry import HostError, Instance, Registry
 from fleet_tui.local.state import InstanceState, describe, run_query
@@ -46,6 +47,20 @@ def routes(registry: Registry) -> list[Route]:
         if name not in DATABASES:
             raise HostError(404, f"No sqlite resource '{name}' (known: {', '.join(DATABASES)})")
         return state, name
+
+    async def index(request: Request) -> JSONResponse:
+        """What the instance serves, for a human poking at `urls.root`."""
+        instance = instance_of(request)
+        root = str(request.url).split("?")[0]
+        return JSONResponse(
+            {
+                "instance_id": instance.instance_id,
+                "env_key": instance.spec.key,
+                "version": instance.version,
+                "mcp": [f"{root}{path}" for path in MCP_PATHS],
+                "manager": f"{root}api/v1/env",
+            }
+        )
 
     async def health(request: Request) -> JSONResponse:
         instance = instance_of(request)
@@ -100,6 +115,7 @@ def routes(registry: Registry) -> list[Route]:
         return JSONResponse(await run_in_threadpool(diff_state, state, ignore))
 
     return [
+        Route("/instances/{instance_id}/", index, methods=["GET"]),
         Route(f"{PREFIX}/health", health, methods=["GET"]),
         Route(f"{PREFIX}/diff/structured", structured_diff, methods=["POST"]),
         Route(f"{PREFIX}/resources", resources, methods=["GET"]),
