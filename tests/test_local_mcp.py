@@ -203,3 +203,33 @@ async def test_host_stops_promptly_with_sessions_open():
         await asyncio.to_thread(host.stop)
         assert not host.running
         assert not any(instance.running for instance in host.registry.instances.values())
+
+
+async def test_search_with_a_nested_query_and_list_users(tracker):
+    async with mcp_session(f"{tracker.urls.root}api/v1/mcp") as session:
+        found = await session.call_tool(
+            "search_issues",
+            {
+                "query": {
+                    "text": "safari",
+                    "fields": ["title", "comments"],
+                    "created": {"after": "2026-01-07", "before": "2026-01-08"},
+                }
+            },
+        )
+        assert [match["id"] for match in found.structured_content["matches"]] == [5]
+        in_comments = await session.call_tool(
+            "search_issues", {"query": {"text": "iphone", "fields": ["comments"]}}
+        )
+        assert [match["id"] for match in in_comments.structured_content["matches"]] == [5]
+        devs = await session.call_tool("list_users", {"role": "developer"})
+        assert [user["username"] for user in devs.structured_content["users"]] == ["bob", "carol"]
+        bad = await session.call_tool("list_users", {"role": "boss"})
+        assert bad.is_error
+        labelled = await session.call_tool(
+            "bulk_label", {"issue_ids": [1, 2], "add": ["q3"], "remove": ["ui"]}
+        )
+        assert [issue["labels"] for issue in labelled.structured_content["issues"]] == [
+            ["bug", "q3"],
+            ["feature", "q3"],
+        ]
