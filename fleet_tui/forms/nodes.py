@@ -99,7 +99,8 @@ class Node:
         if isinstance(examples, list) and examples:
             first = examples[0]
             return first if isinstance(first, str) else json.dumps(first)
-        return _FORMAT_HINTS.get(self._annotation("format"), "")
+        fmt = self._annotation("format")
+        return _FORMAT_HINTS.get(fmt, "") if isinstance(fmt, str) else ""
 
     # -- position --------------------------------------------------------------------------
 
