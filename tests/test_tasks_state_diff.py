@@ -96,3 +96,22 @@ async def test_row_limit_marks_truncation(tmp_path):
     connection.close()
     snapshot = await take_snapshot("current", sqlite_query_fn(source), row_limit=4)
     assert len(snapshot.tables["t"].rows) == 4 and snapshot.tables["t"].truncated
+
+
+async def test_snapshot_reads_only_with_select(tmp_path):
+    """Hosts route bare PRAGMA statements elsewhere (losing the primary key): only SELECTs."""
+    source = tmp_path / "one.db"
+    connection = sqlite3.connect(source)
+    connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+    connection.commit()
+    connection.close()
+    seen = []
+    inner = sqlite_query_fn(source)
+
+    async def query(sql):
+        seen.append(sql)
+        return await inner(sql)
+
+    snapshot = await take_snapshot("current", query)
+    assert snapshot.tables["t"].primary_key == ["id"]
+    assert all(sql.startswith("SELECT") for sql in seen)

@@ -62,9 +62,11 @@ async def take_snapshot(
         if kind != "table":
             snapshot.extra_sql.append(sql)
             continue
-        _, info = await query(f"PRAGMA table_info({_quote(name)})")
-        # table_info rows: cid, name, type, notnull, dflt_value, pk
-        primary_key = [row[1] for row in sorted(info, key=lambda r: r[5]) if row[5]]
+        # A SELECT over the table-valued pragma: some hosts route a bare PRAGMA elsewhere and
+        # lose the `pk` column.
+        literal = "'" + name.replace("'", "''") + "'"
+        _, info = await query(f"SELECT name, pk FROM pragma_table_info({literal}) ORDER BY cid")
+        primary_key = [row[0] for row in sorted(info, key=lambda r: r[1]) if row[1]]
         order = ", ".join(_quote(c) for c in primary_key) or "rowid"
         columns, rows = await query(
             f"SELECT * FROM {_quote(name)} ORDER BY {order} LIMIT {row_limit + 1}"
@@ -72,7 +74,7 @@ async def take_snapshot(
         snapshot.tables[name] = TableSnapshot(
             name=name,
             sql=sql,
-            columns=columns or [row[1] for row in info],
+            columns=columns or [row[0] for row in info],
             primary_key=primary_key,
             rows=[list(r) for r in rows[:row_limit]],
             truncated=len(rows) > row_limit,

@@ -15,6 +15,7 @@ import contextlib
 import inspect
 import io
 import json
+import linecache
 import re
 import sys
 import traceback
@@ -68,6 +69,14 @@ def _verifier_function(namespace: dict[str, Any]) -> Any | None:
     return None
 
 
+def _verifier_traceback(error: BaseException) -> str:
+    """The traceback from the verifier's own first frame on (this runner's frames left out)."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != FILENAME:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(error), error, tb or error.__traceback__))
+
+
 def _local_env(databases: dict[str, str]) -> Any:
     from fleet import Fleet
 
@@ -78,6 +87,8 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     code = request["code"]
     for pattern in _STRIP:
         code = pattern.sub("", code)
+    # Tracebacks then quote the verifier's own lines.
+    linecache.cache[FILENAME] = (len(code), None, code.splitlines(keepends=True), FILENAME)
     try:
         compiled = compile(code, FILENAME, "exec")
     except SyntaxError as error:
@@ -105,7 +116,9 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
 
                 result = asyncio.run(result)
     except BaseException as error:  # the verifier's failure is the answer, whatever it is
-        return _error(type(error).__name__, str(error), traceback.format_exc(), stdout.getvalue())
+        return _error(
+            type(error).__name__, str(error), _verifier_traceback(error), stdout.getvalue()
+        )
     try:
         json.dumps(result)
     except (TypeError, ValueError):

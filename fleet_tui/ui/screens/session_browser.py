@@ -1,0 +1,154 @@
+"""Browse a recorded session: every event in order; a call shows its arguments and result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Static
+
+from fleet_tui.envs.base import EnvError
+from fleet_tui.session.events import (
+    CallEvent,
+    ConnectEvent,
+    ErrorEvent,
+    ResetEvent,
+    ResultEvent,
+    SessionEvent,
+    TaskEvent,
+    VerifyEvent,
+)
+from fleet_tui.session.reader import Session, load_session
+from fleet_tui.session.recorder import sessions_dir
+from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.ui.widgets.verdict import verdict_headline, verdict_text
+
+
+def event_summary(event: SessionEvent) -> str:
+    """One line per event for the list."""
+    if isinstance(event, ConnectEvent):
+        where = event.info.env_key if event.info else event.target.get("env_key")
+        return f"{where or 'env'} · {len(event.tools)} tools"
+    if isinstance(event, ResetEvent):
+        return f"seed {event.seed}" if event.seed is not None else event.message or "reset"
+    if isinstance(event, CallEvent):
+        arguments = json.dumps(event.arguments, ensure_ascii=False, default=str)[1:-1]
+        return f"{event.tool} {arguments}"
+    if isinstance(event, ResultEvent):
+        kinds = ",".join(b.type for b in event.result.blocks)
+        return f"→ #{event.call_seq} {'error ' if event.result.is_error else ''}[{kinds}]"
+    if isinstance(event, TaskEvent):
+        return event.task.key if event.task else "no task"
+    if isinstance(event, VerifyEvent):
+        return f"{event.task_key} · {verdict_headline(event.verdict)}"
+    if isinstance(event, ErrorEvent):
+        return event.message
+    return ""
+
+
+def event_detail(session: Session, event: SessionEvent) -> Text:
+    """Everything about one event, as literal text."""
+    if isinstance(event, VerifyEvent):
+        after = f"call #{event.after_seq}" if event.after_seq else "the start"
+        return verdict_text(event.verdict, after=after)
+    text = Text()
+    if isinstance(event, ResultEvent):
+        result = event.result
+        for index, block in enumerate(result.blocks, 1):
+            text.append(f"block {index}: {block.type}\n", style="bold dim")
+            if block.type == "text":
+                text.append(clean(block.text) + "\n")
+            elif block.type == "image":
+                image = session.path.parent / block.file
+                state = "" if image.exists() else " (missing)"
+                text.append(f"{block.mime_type} {block.file}{state}\n")
+        if result.structured is not None:
+            text.append("structured\n", style="bold dim")
+            text.append(clean(json.dumps(result.structured, indent=2, default=str)) + "\n")
+        text.append(f"latency {result.latency_s * 1000:.0f} ms · {result.endpoint}", style="dim")
+        return text
+    data = event.model_dump(mode="json")
+    text.append(clean(json.dumps(data, indent=2, ensure_ascii=False)))
+    return text
+
+
+class SessionBrowserScreen(Screen):
+    """Opens a session file (path given, or typed) and lists its events."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Close")]
+    DEFAULT_CSS = """
+    SessionBrowserScreen #session-path { dock: top; }
+    SessionBrowserScreen #session-problems { height: auto; color: $warning; padding: 0 1; }
+    SessionBrowserScreen #session-body { height: 1fr; }
+    SessionBrowserScreen #session-events { width: 3fr; }
+    SessionBrowserScreen #session-detail-scroll { width: 2fr; border-left: solid $panel; }
+    SessionBrowserScreen #session-detail { padding: 0 1; }
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        super().__init__()
+        self.initial = str(path) if path else ""
+        self.session: Session | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(
+            value=self.initial,
+            placeholder=f"session file (.jsonl), e.g. in {sessions_dir()}",
+            id="session-path",
+        )
+        yield Static("", id="session-problems")
+        with Horizontal(id="session-body"):
+            yield DataTable(id="session-events", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="session-detail-scroll", can_focus=False):
+                yield Static("", id="session-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for label in ("#", "time", "event", "summary"):
+            table.add_column(label, key=label)
+        if self.initial:
+            self.open(self.initial)
+        else:
+            self.query_one(Input).focus()
+
+    @on(Input.Submitted, "#session-path")
+    def _path_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.open(event.value.strip())
+
+    def open(self, path: str) -> bool:
+        table = self.query_one(DataTable)
+        table.clear()
+        problems = self.query_one("#session-problems", Static)
+        try:
+            self.session = load_session(Path(path).expanduser())
+        except EnvError as error:
+            self.session = None
+            problems.update(Text(error.message))
+            return False
+        problems.update(Text("\n".join(self.session.problems)))
+        for index, event in enumerate(self.session.events):
+            table.add_row(
+                Text(str(event.seq), style="dim"),
+                Text(event.at[11:19], style="dim"),
+                Text(event.event),
+                Text(one_line(event_summary(event), 100)),
+                key=str(index),
+            )
+        table.focus()
+        return True
+
+    @on(DataTable.RowHighlighted, "#session-events")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self.session is None or event.row_key.value is None:
+            return
+        chosen = self.session.events[int(event.row_key.value)]
+        self.query_one("#session-detail", Static).update(event_detail(self.session, chosen))

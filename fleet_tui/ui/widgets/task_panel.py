@@ -1,0 +1,312 @@
+"""The Tasks pane: browse tasks, start one (provision or reset its env, apply its modality),
+run its verifier on demand and keep every verdict in the history with the step it followed.
+
+`TaskPanel` works on a running `FleetTuiApp` through its public pieces: `app.env`, `app.tools`,
+`app.target`, `app.tool_list`, the history, and the `env_ready` / `env_reset` / `call_finished`
+signals. Verdicts and task switches go to the session recorder when there is one.
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Static
+
+from fleet_tui.envs.base import EnvError, Task, TextBlock, ToolResult, Verdict
+from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
+from fleet_tui.tasks.provision import task_target
+from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode, run_verifier
+from fleet_tui.ui.safe_text import one_line
+from fleet_tui.ui.widgets.task_browser import TaskBrowser
+from fleet_tui.ui.widgets.task_detail import TaskDetail
+from fleet_tui.ui.widgets.verdict import VerdictView, verdict_headline, verdict_text
+
+if TYPE_CHECKING:
+    from fleet_tui.ui.app import FleetTuiApp
+
+COMPUTER_TOOL = "computer"
+
+
+def takes_final_answer(code: str | None) -> bool:
+    """True when the verifier's function has a second parameter (the final answer)."""
+    if not code:
+        return False
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            params = node.args.posonlyargs + node.args.args
+            return len(params) >= 2 or any(a.arg == "final_answer" for a in node.args.kwonlyargs)
+    return False
+
+
+def tools_for_modality(tools: list[Any], modality: str | None) -> tuple[list[Any], str | None]:
+    """The tools a task's modality offers, and a note for the user when something is off."""
+    if modality == "computer_use":
+        computer = [t for t in tools if t.name == COMPUTER_TOOL]
+        if not computer:
+            return (
+                tools,
+                "This env has no computer tool: the computer_use task cannot be driven "
+                "by screen actions here; all tools stay available.",
+            )
+        return computer, None
+    if modality == "tool_use":
+        return [t for t in tools if t.name != COMPUTER_TOOL], None
+    return tools, None
+
+
+def same_env(task: Task, info: Any) -> bool:
+    """The connected env is the one the task names (key and, if the task says, version)."""
+    if info is None or not task.env_key:
+        return True  # nothing to switch to: reset what we have
+    wanted_key, _, wanted_version = task.env_key.partition(":")
+    wanted_version = (wanted_version or task.version or "").lstrip("v")
+    have_key = (info.env_key or "").partition(":")[0]
+    have_version = (info.version or "").lstrip("v")
+    return wanted_key == have_key and (not wanted_version or wanted_version == have_version)
+
+
+class TaskPanel(Vertical):
+    """Task browser, detail, start/verify actions, final answer and the latest verdict."""
+
+    DEFAULT_CSS = """
+    TaskPanel { height: 1fr; }
+    TaskPanel TaskBrowser { height: 2fr; }
+    TaskPanel TaskDetail { height: 3fr; border-top: solid $panel; }
+    TaskPanel #task-actions { height: auto; }
+    TaskPanel #task-actions Button { min-width: 12; margin-right: 1; }
+    TaskPanel #task-status { height: auto; padding: 0 1; }
+    TaskPanel #final-answer { display: none; }
+    TaskPanel #final-answer.wanted { display: block; }
+    """
+
+    def __init__(
+        self,
+        tasks: list[Task],
+        *,
+        mode: VerifierMode = "remote",
+        adhoc: AdHocVerifier | None = None,
+        recorder: SessionRecorder | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.tasks = tasks
+        self.mode: VerifierMode = mode
+        self.adhoc = adhoc
+        self.recorder = recorder
+        self.timeout_s = timeout_s
+        self.active: Task | None = None
+        """The started task: the one the verifier runs for."""
+        self.verdicts: list[tuple[Verdict, str | None]] = []
+        self.modality_note: str | None = None
+
+    @property
+    def fleet_app(self) -> FleetTuiApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield TaskBrowser(self.tasks, id="task-browser")
+        yield TaskDetail(id="task-detail")
+        with Horizontal(id="task-actions"):
+            yield Button("Start task", id="start-task", variant="primary")
+            yield Button("Verify", id="verify-task")
+        yield Input(placeholder="final answer for the verifier", id="final-answer")
+        yield Static(self._status_text(), id="task-status")
+        yield VerdictView(id="verdict")
+
+    def on_mount(self) -> None:
+        app = self.fleet_app
+        app.env_ready.subscribe(self, self._env_ready)
+        app.env_reset.subscribe(self, self._env_reset)
+        app.call_finished.subscribe(self, self._call_finished)
+        if self.adhoc is not None and not self.tasks:
+            self._show_final_answer(self.adhoc.apply(None))
+
+    # -- showing ---------------------------------------------------------------------------------
+
+    def _status_text(self) -> Text:
+        text = Text()
+        text.append("task: ", style="dim")
+        text.append(one_line(self.active.key, 60) if self.active else "none started")
+        text.append(f"  · verifier: {self.mode}", style="dim")
+        if self.adhoc is not None:
+            text.append(f" · file {one_line(self.adhoc.path.name, 40)}", style="dim")
+        episode = getattr(self.fleet_app, "episode", None) if self.is_mounted else None
+        if episode is not None and episode.seen:
+            text.append(f"\nreward {episode.last_reward} · total {episode.total_reward:g}")
+        if self.modality_note:
+            text.append("\n" + self.modality_note, style="yellow")
+        return text
+
+    def _refresh_status(self) -> None:
+        self.query_one("#task-status", Static).update(self._status_text())
+
+    def _show_final_answer(self, task: Task | None) -> None:
+        box = self.query_one("#final-answer", Input)
+        code = self.adhoc.code() if self.adhoc and self.adhoc.path.exists() else None
+        box.set_class(takes_final_answer(code or (task.verifier_code if task else None)), "wanted")
+
+    @on(TaskBrowser.Highlighted)
+    async def _highlighted(self, event: TaskBrowser.Highlighted) -> None:
+        await self.query_one(TaskDetail).show(event.task)
+        if self.active is None:
+            self._show_final_answer(event.task)
+
+    @on(TaskBrowser.Chosen)
+    def _chosen(self, event: TaskBrowser.Chosen) -> None:
+        self.start_task(event.task)
+
+    @on(Button.Pressed, "#start-task")
+    def _start_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        task = self.query_one(TaskDetail).shown_task or self.query_one(TaskBrowser).current()
+        if task is None:
+            self.notify("Pick a task first.", severity="warning")
+            return
+        self.start_task(task)
+
+    @on(Button.Pressed, "#verify-task")
+    def _verify_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.verify()
+
+    @on(Input.Submitted, "#final-answer")
+    def _answer_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.verify()
+
+    # -- starting a task ---------------------------------------------------------------------------
+
+    def start_task(self, task: Task) -> None:
+        """Provision the env the task names (or reset the one we have) and apply its modality."""
+        app = self.fleet_app
+        self.active = task
+        self.modality_note = None
+        if self.recorder is not None:
+            self.recorder.task(task)
+        self._show_final_answer(task)
+        self._refresh_status()
+        env = app.env
+        switch = app.target.kind in ("fleet", "local") and not same_env(
+            task, env.info if env else None
+        )
+        if switch or env is None:
+            try:
+                app.target = task_target(task, app.target)
+            except EnvError as error:
+                self.notify(error.message, severity="error", markup=False)
+                return
+            self.notify(f"Starting {task.key}: provisioning {app.target.env_key}…", markup=False)
+            app.connection_state = "connecting"
+            app.start_connect()  # env_ready applies the modality
+        else:
+            self.notify(f"Starting {task.key}: resetting the env…", markup=False)
+            app.run_worker(app._reset(None), group="call", exit_on_error=False)
+
+    def apply_modality(self) -> None:
+        app = self.fleet_app
+        if self.active is None or not app.tools:
+            return
+        shown, self.modality_note = tools_for_modality(app.tools, self.active.task_modality)
+        app.tool_list.set_tools(shown)
+        if self.modality_note:
+            self.notify(self.modality_note, severity="warning", markup=False, timeout=10)
+        self._refresh_status()
+
+    def _env_ready(self, _tools: Any) -> None:
+        self.apply_modality()
+
+    def _env_reset(self, _outcome: Any) -> None:
+        self.apply_modality()
+
+    def _call_finished(self, _entry: Any) -> None:
+        self._refresh_status()
+
+    # -- verifying ---------------------------------------------------------------------------------
+
+    def verify(self) -> None:
+        """Run the active task's verifier (or the ad-hoc file's) against the env as it is now."""
+        app = self.fleet_app
+        task = self.active or (self.query_one(TaskDetail).shown_task if self.adhoc is None else None)
+        if task is None and self.adhoc is None:
+            self.notify("Start a task first.", severity="warning")
+            return
+        if app.env is None or app.connection_state != "connected":
+            self.notify("Not connected.", severity="error")
+            return
+        answer = self.query_one("#final-answer", Input).value or None
+        self._verify(task, answer)
+
+    @work(group="verify", exclusive=True, exit_on_error=False)
+    async def _verify(self, task: Task | None, answer: str | None) -> None:
+        app = self.fleet_app
+        view = self.query_one(VerdictView)
+        try:
+            task = self.adhoc.apply(task) if self.adhoc else task
+            assert task is not None
+            view.show_message(f"Running the verifier of {task.key} ({self.mode})…")
+            started = time.monotonic()
+            verdict = await run_verifier(
+                app.env, task, mode=self.mode, final_answer=answer, timeout_s=self.timeout_s
+            )
+        except EnvError as error:
+            view.show_message(error.message, style="red")
+            self.notify(one_line(error.message, 300), severity="error", markup=False)
+            return
+        after = self._last_step()
+        self.verdicts.append((verdict, after))
+        if self.recorder is not None:
+            self.recorder.verify(verdict, final_answer=answer)
+        view.show(verdict, after=after)
+        self._add_history(verdict, after, time.monotonic() - started)
+
+    def _last_step(self) -> str | None:
+        calls = [e for e in self.fleet_app.entries if e.is_call and e.status != "running"]
+        return f"#{calls[-1].number} {calls[-1].tool}" if calls else None
+
+    def _add_history(self, verdict: Verdict, after: str | None, elapsed_s: float) -> None:
+        from fleet_tui.ui.widgets.history import HistoryEntry
+
+        app = self.fleet_app
+        status = "error" if not verdict.success else ("pass" if verdict.passed else "fail")
+        entry = HistoryEntry(
+            number=len(app.entries) + 1,
+            tool="<verify>",
+            arguments={"task": verdict.task_key, "after": after or "start"},
+            status=status,
+            message=verdict_headline(verdict),
+            result=ToolResult(
+                blocks=[TextBlock(text=verdict_text(verdict, after=after).plain)],
+                is_error=not verdict.passed,
+            ),
+            latency_s=elapsed_s,
+        )
+        app.entries.append(entry)
+        app.history.add_entry(entry)
+        severity = "information" if verdict.passed else "error"
+        self.notify(
+            verdict_headline(verdict),
+            title=verdict.task_key or "verdict",
+            severity=severity,
+            markup=False,
+        )
+
+
+def load_adhoc(path: str | None) -> AdHocVerifier | None:
+    if not path:
+        return None
+    adhoc = AdHocVerifier(Path(path))
+    adhoc.code()  # fail now, with a clear message, if it cannot be read
+    return adhoc
