@@ -6,6 +6,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import os
+import time
 import zipfile
 
 import fleet
@@ -183,3 +185,31 @@ def tracker_id(local_host):
     instance_id = created.json()["instance_id"]
     yield instance_id
     httpx.delete(f"{local_host.base_url}/v1/env/instances/{instance_id}")
+
+
+async def test_a_verifier_that_kills_the_pool_is_reported_and_the_pool_comes_back(tracker):
+    code = (
+        "import os, signal, time\n\n"
+        "def kill_pool(env, final_answer=None):\n"
+        "    env.db().exec('CREATE TABLE probe (pid INTEGER)')\n"
+        "    env.db().exec('INSERT INTO probe VALUES (?)', [os.getpid()])\n"
+        "    os.kill(os.getppid(), signal.SIGKILL)\n"
+        "    time.sleep(60)\n"
+    )
+    response = await execute(tracker, code, "kill_pool", timeout=20)
+    assert not response.success
+    assert "the verifier pool exited" in response.error["message"]
+    await tracker.instance.load()
+    pid = (await tracker.db().query("SELECT pid FROM probe")).rows[0][0]
+    assert not process_alive(pid)  # the orphaned verifier was killed too
+    assert (await task_with(PASSING).verify_detailed_async(tracker)).result == 1
+
+
+def process_alive(pid: int) -> bool:
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        time.sleep(0.1)
+    return True

@@ -40,7 +40,7 @@ def build_app(
 ) -> tuple[Starlette, Registry]:
     """The app and the registry of its instances."""
     registry = Registry(state_dir)
-    pool = verifiers.VerifierPool()
+    pool = verifiers.VerifierPool(registry.state_dir / "verifier-pool.log")
 
     async def sweep_forever() -> None:
         while True:

@@ -88,7 +88,9 @@ def _timeout(body: dict[str, Any]) -> float:
 class VerifierPool:
     """The `verifier_worker` pool process (started on first use) and the jobs running in it."""
 
-    def __init__(self) -> None:
+    def __init__(self, log_path: Path) -> None:
+        self.log_path = log_path
+        """The pool's stderr: why it died, if it does."""
         self.process: asyncio.subprocess.Process | None = None
         self.jobs: dict[str, dict[str, asyncio.Future]] = {}
         self.lock = asyncio.Lock()
@@ -96,15 +98,17 @@ class VerifierPool:
     async def _ensure_started(self) -> asyncio.subprocess.Process:
         async with self.lock:
             if self.process is None or self.process.returncode is not None:
-                self.process = await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "fleet_tui.local.verifier_worker",
-                    stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE,
-                    stderr=asyncio.subprocess.DEVNULL,
-                    start_new_session=True,
-                )
+                self.log_path.parent.mkdir(parents=True, exist_ok=True)
+                with self.log_path.open("ab") as log:
+                    self.process = await asyncio.create_subprocess_exec(
+                        sys.executable,
+                        "-m",
+                        "fleet_tui.local.verifier_worker",
+                        stdin=asyncio.subprocess.PIPE,
+                        stdout=asyncio.subprocess.PIPE,
+                        stderr=log,
+                        start_new_session=True,
+                    )
                 self._reader = asyncio.create_task(self._read(self.process))
             return self.process
 
@@ -117,10 +121,11 @@ class VerifierPool:
                 if name in message and name in futures and not futures[name].done():
                     futures[name].set_result(message[name])
         code = await process.wait()
+        why = _read_text(self.log_path, MAX_STDOUT)[-500:].strip() or "no output"
         for futures in self.jobs.values():
             for future in futures.values():
                 if not future.done():
-                    future.set_exception(RuntimeError(f"the verifier pool exited ({code})"))
+                    future.set_exception(RuntimeError(f"the verifier pool exited ({code}): {why}"))
 
     async def run(self, job_path: Path, timeout: float) -> int | None:
         """Run a job; its exit code, or None if it timed out (it is then killed)."""
@@ -139,7 +144,7 @@ class VerifierPool:
                 _kill_group(pid)
                 await futures["exit"]
                 return None
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, RuntimeError):  # cancelled, or the pool died
             if pid is not None:
                 _kill_group(pid)
             raise
@@ -163,7 +168,10 @@ async def run_verifier(pool: VerifierPool, job: dict[str, Any], timeout: float) 
         job_path = Path(scratch) / "job.json"
         result_path = Path(scratch) / "result.json"
         job_path.write_text(json.dumps({**job, "result_path": str(result_path)}))
-        code = await pool.run(job_path, timeout)
+        try:
+            code = await pool.run(job_path, timeout)
+        except RuntimeError as error:  # the pool itself died
+            return _failure("RuntimeError", str(error), "", "")
         stdout = _read_text(Path(scratch) / "stdout.txt", MAX_STDOUT)
         if code is None:
             return _failure(
