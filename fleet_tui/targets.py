@@ -33,6 +33,8 @@ class Target(BaseModel):
     """Plain MCP streamable-HTTP endpoints."""
     openenv: str | None = None
     """An OpenEnv environment server."""
+    openenv_task: tuple[str, int] | None = None
+    """(split, index): the task an OpenEnv session resets into, on servers with task routes."""
     data_key: str | None = None
     region: str | None = None
     image_type: str | None = None
@@ -78,6 +80,11 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, env_key_required: b
         "--mcp", action="append", default=[], metavar="URL", help="a plain MCP endpoint (repeatable)"
     )
     group.add_argument("--openenv", metavar="URL", help="an OpenEnv environment server")
+    group.add_argument(
+        "--openenv-task",
+        metavar="SPLIT:INDEX",
+        help="with --openenv: reset into this task (see `fleet-tui tasks`)",
+    )
     group.add_argument("--data-key", metavar="KEY[:VERSION]", help="data snapshot to seed from")
     group.add_argument("--region", help="Fleet region")
     group.add_argument("--image-type", help="instance image type")
@@ -110,6 +117,7 @@ def target_from_args(args: argparse.Namespace) -> Target:
         base_url=args.base_url,
         mcp=list(args.mcp),
         openenv=args.openenv,
+        openenv_task=parse_openenv_task(args.openenv_task),
         data_key=args.data_key,
         region=args.region,
         image_type=args.image_type,
@@ -122,11 +130,23 @@ def target_from_args(args: argparse.Namespace) -> Target:
     return target
 
 
+def parse_openenv_task(text: str | None) -> tuple[str, int] | None:
+    """`SPLIT:INDEX` as (split, index); EnvError (exit 2) when it is not that."""
+    if text is None:
+        return None
+    split, sep, index = text.rpartition(":")
+    if not sep or not split or not index.lstrip("-").isdigit():
+        raise EnvError(f"--openenv-task expects SPLIT:INDEX, got {text!r}")
+    return split, int(index)
+
+
 def check_target(target: Target) -> None:
     """Reject targets that cannot work, before anything is provisioned."""
     chosen = [bool(target.openenv), bool(target.env_key or target.instance or target.local)]
     if sum(chosen) > 1:
         raise EnvError("--openenv cannot be combined with a Fleet env key, --instance or --local")
+    if target.openenv_task and not target.openenv:
+        raise EnvError("--openenv-task picks a task of an OpenEnv server: add --openenv URL")
     if target.local and target.base_url:
         raise EnvError("--local and --base-url are alternatives: pick one")
     if target.env_key and target.instance:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 
@@ -11,7 +12,7 @@ from PIL import Image
 from fleet_tui.cli import main
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv, http_base_url, ws_url
-from fleet_tui.targets import Target, make_env
+from fleet_tui.targets import Target, make_env, parse_openenv_task
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -42,12 +43,12 @@ async def test_connect_resets_once_and_says_so_with_the_seed(env):
 
 async def test_list_tools_has_schemas_and_titles(env):
     tools = {tool.name: tool for tool in await env.list_tools()}
-    assert set(tools) == {"echo", "inventory", "snapshot", "explode", "finish"}
+    assert set(tools) == {"echo", "inventory", "snapshot", "explode", "pause", "finish"}
     assert tools["echo"].input_schema["required"] == ["text"]
     assert tools["snapshot"].input_schema["properties"]["width"]["default"] == 8
     assert tools["echo"].title == "Echo"  # from JSON-RPC tools/list
     assert tools["echo"].endpoint.endswith("/ws")
-    assert env.endpoints()[0].tool_count == 5
+    assert env.endpoints()[0].tool_count == 6
 
 
 async def test_call_returns_text_with_reward_and_done(env):
@@ -86,6 +87,16 @@ async def test_bad_arguments_and_unknown_tools_are_error_results(env):
     assert missing.is_error and missing.error_kind == "invalid_args"
     unknown = await env.call_tool("nope", {})
     assert unknown.is_error and unknown.error_kind == "tool_not_found"
+
+
+async def test_a_cancelled_call_does_not_hand_its_answer_to_the_next_one(env):
+    slow = asyncio.create_task(env.call_tool("pause", {"seconds": 0.5}))
+    await asyncio.sleep(0.1)
+    slow.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await slow
+    assert (await env.call_tool("echo", {"text": "after"})).text() == "after"
+    assert (await env.state())["step_count"] == 2
 
 
 async def test_steps_count_in_the_session_state(env):
@@ -236,3 +247,11 @@ def test_call_command_resets_once_then_calls_and_prints_reward_and_done(openenv_
 def test_reset_command_prints_the_seed(openenv_server, capsys):
     assert main(["reset", "--openenv", openenv_server.base_url, "--seed", "12", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["seed"] == 12
+
+
+def test_openenv_task_option_is_checked(capsys):
+    assert main(["tools", "--openenv", "http://127.0.0.1:9", "--openenv-task", "train"]) == 2
+    assert "--openenv-task expects SPLIT:INDEX, got 'train'" in capsys.readouterr().err
+    assert main(["tools", "--mcp", "http://127.0.0.1:9/mcp", "--openenv-task", "a:1"]) == 2
+    assert "add --openenv URL" in capsys.readouterr().err
+    assert parse_openenv_task("my:split:3") == ("my:split", 3)

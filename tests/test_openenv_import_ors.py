@@ -158,3 +158,17 @@ def test_tools_and_state_commands(shapes_server, capsys):
     assert report["metadata"]["name"] == "ShapesEnvironment"
     assert report["state"]["step_count"] == 0
     assert report["schema"]["action"]["title"] == "CallToolAction"
+
+
+def test_openenv_task_option_picks_the_task_of_every_reset(shapes_server, capsys):
+    url = shapes_server.base_url
+    task = ["--openenv", url, "--openenv-task", "test:1"]
+    assert main(["call", *task, "answer", "-a", "colour=green"]) == 0
+    captured = capsys.readouterr()
+    assert "task 1 of split 'test'" in captured.err
+    assert "reward: 1.0  done: true" in captured.out
+    assert main(["reset", *task, "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "(seed 4, task 1 of split 'test')" in out and "What colour is the square?" in out
+    assert main(["call", "--openenv", url, "--openenv-task", "test:9", "describe"]) == 1
+    assert "reset into task 9 of split 'test' failed" in capsys.readouterr().err

@@ -73,7 +73,13 @@ class OpenEnvEnv:
         self.episode_id: str | None = None
         self.done = False
         self._reset_on_connect = reset_on_connect
-        self._first_reset = {"seed": seed, "split": split, "index": index}
+        if (split is None) != (index is None):
+            raise EnvError("give both a split and a task index, or neither")
+        self.task: tuple[str, int] | None = (split, index) if split is not None else None
+        """The task every reset goes into unless told otherwise (from --openenv-task)."""
+        if self.task is None and target.openenv_task:
+            self.task = target.openenv_task
+        self._first_seed = seed
         self._timeout_s = timeout_s
         self._socket: ClientConnection | None = None
         self._lock = asyncio.Lock()
@@ -91,15 +97,13 @@ class OpenEnvEnv:
         names = await self._task_environments_or_none()
         self.info.env_key = names[0] if names else None
         if self._reset_on_connect:
-            first = self._first_reset
-            reset = await self.reset(first["seed"], split=first["split"], index=first["index"])
-            say(reset.message)
+            say((await self.reset(self._first_seed)).message)
 
     async def reconnect(self, progress: Progress | None = None) -> None:
         """Open a new session after the old one dropped: this starts a new episode."""
         await self._drop_socket()
         self._status = EndpointStatus(url=self.ws_url)
-        self._first_reset = {"seed": None, "split": None, "index": None}
+        self._first_seed = None
         await self.connect(progress)
 
     async def close(self) -> None:
@@ -159,20 +163,24 @@ class OpenEnvEnv:
         index: int | None = None,
         episode_id: str | None = None,
     ) -> ResetResult:
-        """Start a new episode in this session; task-aware servers take `split` and `index`."""
+        """Start a new episode in this session; task-aware servers take `split` and `index`
+        (default: the session's task, if it has one)."""
         if (split is None) != (index is None):
             raise EnvError("give both a split and a task index, or neither")
+        if split is None and self.task is not None:
+            split, index = self.task
         seed = random.randrange(2**31) if seed is None else seed
         episode_id = episode_id or uuid.uuid4().hex
         data: dict[str, Any] = {"seed": seed, "episode_id": episode_id}
         if split is not None:
             data |= {"split": split, "index": index}
         answer = await self._exchange({"type": "reset", "data": data})
+        where = f", task {index} of split {split!r}" if split is not None else ""
         if answer["type"] != "observation":
-            raise EnvError(f"reset failed: {_error_of(answer)[0]}", exit_code=1)
+            into = f" into task {index} of split {split!r}" if split is not None else ""
+            raise EnvError(f"reset{into} failed: {_error_of(answer)[0]}", exit_code=1)
         self.episode_id = episode_id
         self.done = False
-        where = f", task {index} of split {split!r}" if split is not None else ""
         return ResetResult(
             message=f"Reset: new episode {episode_id} (seed {seed}{where})",
             seed=seed,
@@ -240,7 +248,16 @@ class OpenEnvEnv:
         return (await self._exchange_sized(message))[0]
 
     async def _exchange_sized(self, message: dict[str, Any]) -> tuple[dict[str, Any], int]:
-        """Send one message, wait for its answer: one request at a time on the session."""
+        """Send one message and wait for its answer, one request at a time on the session.
+
+        A caller that is cancelled stops waiting, but the exchange itself runs to its end, so
+        the answer it was owed is not handed to the next request.
+        """
+        exchange = asyncio.ensure_future(self._exchange_locked(message))
+        exchange.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return await asyncio.shield(exchange)
+
+    async def _exchange_locked(self, message: dict[str, Any]) -> tuple[dict[str, Any], int]:
         async with self._lock:
             socket = self._socket
             if socket is None:
