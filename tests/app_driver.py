@@ -44,12 +44,12 @@ async def wait_idle(pilot: Pilot, timeout: float = 30.0) -> None:
 
 
 async def call(pilot: Pilot, tool: str, arguments: dict[str, Any] | None = None):
-    """Select `tool`, load `arguments` into its form, press Call; returns the history entry."""
+    """Select `tool`, load `arguments` into its form, press ctrl+s; returns the history entry."""
     app = pilot.app
     await app.show_tool(tool, arguments or {})
     await pilot.pause()
     count = len(app.entries)
-    await pilot.click("#call-button")
+    await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: len(app.entries) > count)
     await wait_idle(pilot)
     return app.entries[count]

@@ -6,9 +6,16 @@ import argparse
 
 from fleet_tui.targets import add_target_arguments, target_from_args
 
+IMAGE_BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
+    parser.add_argument(
+        "--image-backend",
+        choices=IMAGE_BACKENDS,
+        help="how images are drawn (default: auto-detect; or set FLEET_TUI_IMAGE_BACKEND)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -234,13 +234,15 @@ class FleetTuiApp(App[int]):
             self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
         self.screenshot_pane.display = self.computer_use
         self.query_one("#body").set_class(self.computer_use, "-computer")
+        self.query_one("#sidebar").display = not self.computer_use
         self.refresh_status()
         if self.computer_use:
             await self.show_tool(COMPUTER_TOOL, {"action": "screenshot"})
             self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
         elif tools and self.tool_panel.tool is None:
             await self.show_tool(tools[0].name)
-        self.tool_list.focus_filter()
+        if not self.computer_use:
+            self.tool_list.focus_filter()
         self.env_ready.publish(tools)
 
     async def _close_env(self) -> None:
@@ -415,9 +417,15 @@ class FleetTuiApp(App[int]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Actions queued just as the call worker was finishing start a new one."""
-        if event.worker.group == "call" and event.worker.is_finished and self.pending_actions:
-            if not self.call_running and self.connection_state == "connected":
-                self.start_call(COMPUTER_TOOL, self.pending_actions.pop(0))
+        worker = event.worker
+        if (
+            worker.group == "call"
+            and worker.is_finished
+            and self.pending_actions
+            and not self.call_running
+            and self.connection_state == "connected"
+        ):
+            self.start_call(COMPUTER_TOOL, self.pending_actions.pop(0))
 
     @on(ScreenshotPane.Act)
     async def _screen_action(self, event: ScreenshotPane.Act) -> None:
@@ -467,11 +475,20 @@ class FleetTuiApp(App[int]):
             self.notify(f"Arguments of call #{entry.number} loaded into the form.")
 
     def action_show_tools(self) -> None:
-        self.query_one("#sidebar", TabbedContent).active = "pane-tools"
+        self._show_sidebar("pane-tools")
 
     def action_show_history(self) -> None:
-        self.query_one("#sidebar", TabbedContent).active = "pane-history"
+        self._show_sidebar("pane-history")
         self.history.focus()
+
+    def _show_sidebar(self, pane: str) -> None:
+        sidebar = self.query_one("#sidebar", TabbedContent)
+        sidebar.display = True
+        sidebar.active = pane
+
+    def action_toggle_sidebar(self) -> None:
+        sidebar = self.query_one("#sidebar")
+        sidebar.display = not sidebar.display
 
     def action_focus_filter(self) -> None:
         self.action_show_tools()
@@ -616,7 +633,10 @@ def _args_text(arguments: dict[str, Any]) -> str:
 
 def run_app(target: Target, args: Any = None) -> int:
     """Run the app on `target` until the user quits; returns the exit code."""
-    images.choose_backend(getattr(args, "image_backend", None))
+    try:
+        images.choose_backend(getattr(args, "image_backend", None))
+    except ValueError as error:
+        raise EnvError(str(error)) from None
     images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
     keep_note: list[str] = []
     app = FleetTuiApp(target, keep_note=keep_note)

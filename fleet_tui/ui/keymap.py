@@ -51,6 +51,7 @@ ACTIONS: list[Action] = [
     Action("focus_filter", "slash", "Filter tools", show=False),
     Action("show_tools", "f2", "Show the tool list", short="Tools"),
     Action("show_history", "f3", "Show the history", short="History"),
+    Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
     Action("screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
     Action("toggle_live", "ctrl+l", "Live mode: clicks on the screenshot act at once", show=False),
     Action("toggle_typing", "ctrl+t", "Typing mode: keys go to the env", show=False),

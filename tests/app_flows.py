@@ -1,0 +1,109 @@
+"""Scripted walks through the app on the local host, shared by the snapshot tests and
+`scripts/screenshots` (which regenerates the README's screenshots).
+
+`StableEnv` wraps the real env and pins what changes from run to run (instance id, latency),
+so pictures of the app compare byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fleet_tui.envs.base import Env, ToolResult
+from fleet_tui.targets import Target, make_env
+from fleet_tui.ui.app import FleetTuiApp
+from tests.app_driver import call, wait_connected, wait_idle
+
+API_KEY = "local-test-key"
+
+
+class StableEnv:
+    """The real env, with a fixed instance id and call latency for reproducible pictures."""
+
+    def __init__(self, env: Env) -> None:
+        self._env = env
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._env, name)
+
+    @property
+    def info(self):
+        info = self._env.info.model_copy()
+        if info.instance_id:
+            info.instance_id = "a1b2c3d4e5f6"
+        return info
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        result = await self._env.call_tool(name, arguments)
+        return result.model_copy(update={"latency_s": 0.042})
+
+
+def stable_app(base_url: str, env_key: str) -> FleetTuiApp:
+    target = Target(env_key=env_key, base_url=base_url, api_key=API_KEY)
+    return FleetTuiApp(target, env_factory=lambda t: StableEnv(make_env(t)))
+
+
+async def tracker_form(pilot) -> None:
+    """The tracker's tool list with the create_issue form filled in."""
+    await wait_connected(pilot)
+    app = pilot.app
+    await app.show_tool(
+        "create_issue",
+        {"project": "WEB", "title": "Login page shows [/] literally", "priority": "high"},
+    )
+    app.tool_list.select("create_issue")
+    await pilot.pause(0.3)
+
+
+async def tracker_text_result(pilot) -> None:
+    """A text result: an issue created."""
+    await wait_connected(pilot)
+    await call(pilot, "add_comment", {"issue_id": 1, "body": "Reproduced on **staging**."})
+    await pilot.pause(0.3)
+
+
+async def tracker_json_result(pilot) -> None:
+    """A JSON result: the issue list, highlighted."""
+    await wait_connected(pilot)
+    await call(pilot, "list_issues", {"limit": 3})
+    await pilot.pause(0.3)
+
+
+async def tracker_history(pilot) -> None:
+    """Several calls in the history, one failed."""
+    await wait_connected(pilot)
+    await call(pilot, "list_users")
+    await call(pilot, "get_issue", {"issue_id": 2})
+    await call(pilot, "get_issue", {"issue_id": 9999})
+    await call(pilot, "search_issues", {"query": {"text": "login"}})
+    await pilot.press("f3")
+    await pilot.pause(0.3)
+
+
+async def tracker_help(pilot) -> None:
+    """F1 on the result view."""
+    await wait_connected(pilot)
+    pilot.app.result_view.query_one("Tabs").focus()
+    await pilot.press("f1")
+    await pilot.pause(0.3)
+
+
+async def desktop_screenshot(pilot) -> None:
+    """The computer-use env after a click on the input and some typing."""
+    await wait_connected(pilot)
+    await wait_idle(pilot)
+    await call(pilot, "computer", {"action": "left_click", "coordinate": [400, 128]})
+    await call(pilot, "computer", {"action": "type", "text": "Buy oat milk"})
+    await pilot.pause(0.3)
+
+
+FLOWS: dict[str, tuple[str, Callable[[Any], Awaitable[None]]]] = {
+    "tool-form": ("tracker", tracker_form),
+    "text-result": ("tracker", tracker_text_result),
+    "json-result": ("tracker", tracker_json_result),
+    "history": ("tracker", tracker_history),
+    "help": ("tracker", tracker_help),
+    "computer-use": ("desktop-todo", desktop_screenshot),
+}
+"""Picture name -> (env key, the walk that sets it up)."""

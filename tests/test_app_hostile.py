@@ -1,0 +1,108 @@
+"""Hostile and broken input: markup and escape sequences from an env, a malformed tool schema."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from fleet_tui.targets import Target
+from fleet_tui.ui.app import FleetTuiApp
+from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
+from tests.fixtures.mcp_servers import free_port
+
+EVIL_NAME = "[/]evil[bold red]"
+EVIL_TEXT = (
+    "[/] [bold red]red?[/bold red] \x1b[31mESC-red\x1b[0m \x1b]0;pwned\x07 [@click=app.quit]q[/]"
+)
+
+
+def hostile_server() -> MCPServer:
+    server = MCPServer("hostile", log_level="WARNING")
+
+    def evil(text: str = "[/]") -> str:
+        return EVIL_TEXT + " " + text
+
+    server.add_tool(evil, name=EVIL_NAME, description="\x1b[2J[blink]desc[/blink] [/]")
+
+    @server.tool(description="Fails with [/] markup and \x1b[1mescapes\x1b[0m.")
+    def explode() -> str:
+        raise ToolError("[/][red]boom\x1b[5m")
+
+    @server.tool(description="A tool whose input schema is broken.")
+    def broken(value: str = "") -> str:
+        return f"got {value!r}"
+
+    server._tool_manager.get_tool("broken").parameters = {
+        "type": "object",
+        "properties": {"value": {"type": 17, "enum": "nope", "$ref": "#/nowhere"}},
+        "required": ["value"],
+        "allOf": 5,
+    }
+    return server
+
+
+@pytest.fixture(scope="module")
+def hostile_url() -> Iterator[str]:
+    port = free_port()
+    config = uvicorn.Config(
+        hostile_server().streamable_http_app(), host="127.0.0.1", port=port, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{port}/mcp"
+    server.should_exit = True
+    thread.join(timeout=5)
+
+
+async def test_hostile_names_results_and_errors_are_shown_literally(hostile_url):
+    app = FleetTuiApp(Target(mcp=[hostile_url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        assert EVIL_NAME in [t.name for t in app.tools]
+        prompts = [str(o.prompt) for o in app.query_one("#tool-options").options]
+        assert any(EVIL_NAME in p for p in prompts)
+        assert not any("\x1b" in p for p in prompts)
+        entry = await call(pilot, EVIL_NAME, {"text": "[bold]x"})
+        assert entry.status == "ok"
+        shown = rendered_text(app)
+        assert "[/] [bold red]red?[/bold red]" in shown and "[bold]x" in shown
+        assert "\x1b" not in shown and "ESC-red" in shown
+        failed = await call(pilot, "explode")
+        assert failed.status == "error" and "[/][red]boom" in rendered_text(app)
+        assert app.result_view.has_class("-error")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"evil")
+        await pilot.pause(0.5)
+        await pilot.press("escape")
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.press("escape")
+        svg = app.export_screenshot()
+        assert "\x1b" not in svg and app.is_running
+
+
+@pytest.mark.xfail(
+    reason="forms widget: RawField._typed asserts a ScalarNode when a raw subtree is loaded",
+    strict=False,
+)
+async def test_malformed_schema_still_gives_a_usable_form(hostile_url):
+    app = FleetTuiApp(Target(mcp=[hostile_url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("broken")
+        await pilot.pause()
+        assert app.tool_panel.form is not None
+        entry = await call(pilot, "broken", {"value": "ok"})
+        assert entry.arguments == {"value": "ok"}
+        assert "got 'ok'" in rendered_text(app)
+        await wait_for(pilot, lambda: app.is_running)
