@@ -180,3 +180,17 @@ async def test_raw_json_toggle_both_ways_keeps_invalid_text():
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.submitted == [{"url": "http://b", "raw": True}]
+
+
+async def test_raw_json_field_for_a_free_form_subtree():
+    schema = {"type": "object", "properties": {"meta": {}, "n": {"type": "integer"}}}
+    app = FormHost(schema)
+    async with app.run_test(size=(80, 20)) as pilot:
+        await pilot.pause()
+        await type_into(pilot, app, ("meta",), '{"a":[1')
+        await pilot.pause()
+        form = app.query_one(ToolForm)
+        assert [e.path for e in form.errors()] == [("meta",)]  # invalid JSON, reported
+        await pilot.press(*"]}", "tab", "7", "ctrl+s")
+        await pilot.pause()
+    assert app.submitted == [{"meta": {"a": [1]}, "n": 7}]

@@ -214,7 +214,7 @@ class TextField(FieldWidget):
             box.value = node.text
 
 
-class RawField(TextField):
+class RawField(FieldWidget):
     """Any JSON value, typed as JSON text (for `{}`, `true` and what the form cannot draw)."""
 
     def compose_editor(self) -> ComposeResult:
@@ -229,7 +229,7 @@ class RawField(TextField):
         )
 
     @on(Input.Changed)
-    def _typed(self, event: Input.Changed) -> None:
+    def _json_typed(self, event: Input.Changed) -> None:
         event.stop()
         node = self.node
         assert isinstance(node, RawNode)
@@ -241,8 +241,9 @@ class RawField(TextField):
     def sync_from_node(self) -> None:
         node = self.node
         assert isinstance(node, RawNode)
-        with self.query_one(Input).prevent(Input.Changed):
-            self.query_one(Input).value = node.text
+        box = self.query_one(Input)
+        with box.prevent(Input.Changed):
+            box.value = node.text
 
 
 class BooleanField(FieldWidget):
