@@ -232,3 +232,23 @@ async def test_instance_root_lists_its_endpoints(fleet_client):
         assert index["manager"] == env.urls.manager.api
     finally:
         await env.close()
+
+
+def test_the_sync_sdk_works_too(local_host):
+    from fleet_tui.local import bundled_task_files
+
+    client = fleet.Fleet(api_key=TEST_API_KEY, base_url=local_host.base_url)
+    env = client.make("tracker")
+    try:
+        env.instance.load()
+        assert env.db().query("SELECT count(*) FROM users").rows == [[4]]
+        tasks = {
+            task.key: task
+            for task in client.load_tasks_from_file(str(bundled_task_files()["tracker"]))
+        }
+        response = tasks["tracker-close-footer-link"].verify_detailed(env)
+        assert response.success and response.result == 0
+        assert "status=open" in response.stdout
+    finally:
+        env.close()
+    assert client.instance(env.instance_id).status == "stopped"
