@@ -194,3 +194,24 @@ async def test_raw_json_field_for_a_free_form_subtree():
         await pilot.press(*"]}", "tab", "7", "ctrl+s")
         await pilot.pause()
     assert app.submitted == [{"meta": {"a": [1]}, "n": 7}]
+
+
+async def test_wide_schema_mounts_sections_lazily_and_lists_hidden_errors():
+    props = {f"f{i}": {"type": "string"} for i in range(60)}
+    app = FormHost({"type": "object", "properties": props, "required": ["f45"]})
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        form = app.query_one(ToolForm)
+        assert len(form.query(FieldWidget)) == 20  # only the first section is mounted
+        problems = form.query_one(".tool-form-problems")
+        assert problems.has_class("shown") and "f45: required" in str(problems.content)
+        sections = form.query("FieldSection")
+        assert len(sections) == 3
+        sections[2].collapsed = False
+        await pilot.pause()
+        assert len(form.query(FieldWidget)) == 40
+        assert not problems.has_class("shown")  # the error now shows under its field
+        await type_into(pilot, app, ("f45",), "x")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.submitted == [{"f45": "x"}]
