@@ -203,6 +203,7 @@ async def test_host_stops_promptly_with_sessions_open():
         await asyncio.to_thread(host.stop)
         assert not host.running
         assert not any(instance.running for instance in host.registry.instances.values())
+        assert not host.registry.state_dir.exists()
 
 
 async def test_search_with_a_nested_query_and_list_users(tracker):

@@ -58,6 +58,7 @@ def build_app(
             finally:
                 registry.stop_all()
                 await pool.close()
+                registry.remove_files()
                 task_group.cancel_scope.cancel()
 
     mcp_routes = [

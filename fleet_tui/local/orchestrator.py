@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from fleet_tui.local.envs import ENVS
-from fleet_tui.local.registry import HostError, Registry, _iso
+from fleet_tui.local.registry import HostError, Registry, iso_time
 
 
 def base_url(request: Request) -> str:
@@ -89,7 +89,7 @@ def routes(registry: Registry) -> list[Route]:
             {
                 "success": True,
                 "instance_id": instance.instance_id,
-                "last_heartbeat": _iso(instance.last_heartbeat) if enabled else None,
+                "last_heartbeat": iso_time(instance.last_heartbeat) if enabled else None,
                 "deadline_timestamp": instance.deadline(),
                 "interval_seconds": instance.heartbeat_interval,
             }

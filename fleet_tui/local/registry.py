@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import shutil
 import tempfile
 import time
 from collections.abc import Iterator
@@ -32,7 +33,7 @@ class HostError(Exception):
         self.detail = detail
 
 
-def _iso(moment: float | None) -> str | None:
+def iso_time(moment: float | None) -> str | None:
     if moment is None:
         return None
     return datetime.fromtimestamp(moment, UTC).isoformat().replace("+00:00", "Z")
@@ -89,9 +90,9 @@ class Instance:
             "version": self.version,
             "status": self.status,
             "subdomain": self.instance_id,
-            "created_at": _iso(self.created_at),
-            "updated_at": _iso(self.updated_at),
-            "terminated_at": _iso(self.terminated_at),
+            "created_at": iso_time(self.created_at),
+            "updated_at": iso_time(self.updated_at),
+            "terminated_at": iso_time(self.terminated_at),
             "team_id": "local",
             "region": self.region,
             "env_variables": self.env_variables,
@@ -138,6 +139,7 @@ class Registry:
     """Every instance this host made, running or stopped."""
 
     def __init__(self, state_dir: Path | None = None) -> None:
+        self.owns_state_dir = state_dir is None
         self.state_dir = state_dir or Path(tempfile.mkdtemp(prefix="fleet-tui-local-"))
         self.instances: dict[str, Instance] = {}
         self.task_group: TaskGroup | None = None
@@ -255,6 +257,11 @@ class Registry:
     def stop_all(self) -> None:
         for instance in list(self.instances.values()):
             self.stop(instance, "host stopped")
+
+    def remove_files(self) -> None:
+        """Delete the state directory (bundles, logs), if this registry made it."""
+        if self.owns_state_dir:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
 
 
 @contextlib.contextmanager
