@@ -255,3 +255,26 @@ def test_openenv_task_option_is_checked(capsys):
     assert main(["tools", "--mcp", "http://127.0.0.1:9/mcp", "--openenv-task", "a:1"]) == 2
     assert "add --openenv URL" in capsys.readouterr().err
     assert parse_openenv_task("my:split:3") == ("my:split", 3)
+
+
+async def test_a_server_without_mcp_tools_gets_a_step_tool_taking_its_action(
+    counter_openenv_server,
+):
+    env = OpenEnvEnv(Target(openenv=counter_openenv_server.base_url), seed=1)
+    await env.connect()
+    try:
+        (tool,) = await env.list_tools()
+        assert tool.name == "step"
+        assert tool.input_schema["required"] == ["delta"]
+        assert any("`step` tool" in warning for warning in env.warnings())
+        result = await env.call_tool("step", {"delta": 4})
+        assert result.structured["value"] == 4
+        assert (result.reward, result.done) == (0.4, False)
+        invalid = await env.call_tool("step", {"delta": "many"})
+        assert invalid.is_error and invalid.error_kind == "validation_error"
+        final = await env.call_tool("step", {"delta": 6})
+        assert (final.reward, final.done) == (1.0, True)
+        with pytest.raises(EnvError, match="the episode ended"):
+            await env.call_tool("step", {"delta": 1})
+    finally:
+        await env.close()

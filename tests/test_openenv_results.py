@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 
 from fleet_tui.envs.base import ImageBlock, TextBlock, UnknownBlock
-from fleet_tui.envs.openenv_results import tool_result_from_reset, tool_result_from_step
+from fleet_tui.envs.openenv_results import tool_result_from_observation, tool_result_from_step
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
 
@@ -76,10 +76,12 @@ def test_plain_results_are_kept_as_text_and_structure():
 
 
 def test_reset_shows_the_prompt_or_the_observation():
-    ors = tool_result_from_reset(
+    ors = tool_result_from_observation(
         {"observation": {}, "metadata": {"prompt": [{"type": "text", "text": "Q?"}]}}
     )
     assert ors.text() == "Q?"
-    plain = tool_result_from_reset({"observation": {"board": [1]}, "reward": None, "done": False})
+    plain = tool_result_from_observation(
+        {"observation": {"board": [1]}, "reward": None, "done": False}
+    )
     assert plain.blocks[0].parsed_json() == {"board": [1]}
     assert plain.done is False

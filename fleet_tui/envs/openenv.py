@@ -3,7 +3,8 @@
 HTTP `/reset` and `/step` build a fresh env per request, so the session runs over the `/ws`
 WebSocket: one connection is one session (reset, step, state, close). Tools are listed with the
 `list_tools` action (enriched from JSON-RPC `tools/list` where the server offers it) and called
-with `call_tool` steps. Every result carries the step's reward and done flag.
+with `call_tool` steps; a server without MCP tools gets one `step` tool that takes its own action
+type. Every result carries the step's reward and done flag.
 
 No hidden resets: the env resets once when the session opens (announced with its seed) and
 afterwards only when asked. Once an episode is done, further calls are refused until a reset,
@@ -40,12 +41,13 @@ from fleet_tui.envs.base import (
 from fleet_tui.envs.openenv_http import OpenEnvHttp
 from fleet_tui.envs.openenv_results import (
     error_result,
-    tool_result_from_reset,
+    tool_result_from_observation,
     tool_result_from_step,
 )
 from fleet_tui.targets import Target
 
 EPISODE_ENDED = "the episode ended; reset to start a new one"
+STEP_TOOL = "step"
 SOCKET_LOST = (
     "the connection to the OpenEnv server was lost ({reason}); reconnecting starts a new episode"
 )
@@ -84,6 +86,7 @@ class OpenEnvEnv:
         self._socket: ClientConnection | None = None
         self._lock = asyncio.Lock()
         self._tools: list[Tool] | None = None
+        self._action_tool: Tool | None = None
         self._status = EndpointStatus(url=self.ws_url)
         self._warnings: list[str] = []
 
@@ -119,39 +122,49 @@ class OpenEnvEnv:
     # -- the Env protocol ---------------------------------------------------------------------
 
     async def list_tools(self, refresh: bool = False) -> list[Tool]:
+        """Tools from the `list_tools` action, enriched from JSON-RPC tools/list. A server
+        with neither (its own action type, no MCP) gets one tool, `step`, taking its action."""
         if self._tools is not None and not refresh:
             return self._tools
         answer = await self._exchange({"type": "step", "data": {"type": "list_tools"}})
-        listed = (
-            answer.get("observation", {}).get("tools") if answer["type"] == "observation" else None
-        )
-        if listed is None:
-            listed = await self._tools_via_jsonrpc()
-            if listed is None:
-                self._warnings.append("this server answers neither list_tools nor tools/list")
-                listed = []
+        observation = answer.get("data", {}).get("observation", {})
+        listed = observation.get("tools") if answer["type"] == "observation" else None
+        from_jsonrpc = await self._tools_via_jsonrpc()
+        self._action_tool = None
+        if listed is not None:
+            tools = [tool_from_wire(tool, self.ws_url) for tool in _enrich(listed, from_jsonrpc)]
+        elif from_jsonrpc:
+            tools = [tool_from_wire(tool, self.ws_url) for tool in from_jsonrpc]
         else:
-            listed = _enrich(listed, await self._tools_via_jsonrpc() or [])
-        self._tools = [tool_from_wire(tool, self.ws_url) for tool in listed]
-        self._status.tool_count = len(self._tools)
-        return self._tools
+            self._action_tool = await self._step_tool()
+            tools = [self._action_tool]
+        self._tools = tools
+        self._status.tool_count = len(tools)
+        return tools
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], *, after_done: bool = False
     ) -> ToolResult:
-        """One `call_tool` step. Refused once the episode is done, unless `after_done`."""
+        """One step: a `call_tool` action, or the arguments themselves as the action for the
+        `step` tool of a server without MCP tools. Refused once the episode is done, unless
+        `after_done`."""
         if self.done and not after_done:
             raise EnvError(EPISODE_ENDED)
-        action = {"type": "call_tool", "tool_name": name, "arguments": arguments}
+        as_action = self._action_tool is not None and name == self._action_tool.name
+        action = (
+            arguments
+            if as_action
+            else {"type": "call_tool", "tool_name": name, "arguments": arguments}
+        )
         started = time.monotonic()
         answer, size = await self._exchange_sized({"type": "step", "data": action})
         latency = time.monotonic() - started
         if answer["type"] != "observation":
             message, code = _error_of(answer)
             return error_result(message, code, endpoint=self.ws_url, raw=answer)
-        result = tool_result_from_step(
-            answer["data"], endpoint=self.ws_url, latency_s=latency, size_bytes=size
-        )
+        convert = tool_result_from_observation if as_action else tool_result_from_step
+        result = convert(answer["data"], endpoint=self.ws_url)
+        result = result.model_copy(update={"latency_s": latency, "size_bytes": size})
         self.done = bool(result.done)
         return result
 
@@ -184,7 +197,7 @@ class OpenEnvEnv:
         return ResetResult(
             message=f"Reset: new episode {episode_id} (seed {seed}{where})",
             seed=seed,
-            result=tool_result_from_reset(answer["data"], endpoint=self.ws_url),
+            result=tool_result_from_observation(answer["data"], endpoint=self.ws_url),
         )
 
     def endpoints(self) -> list[EndpointStatus]:
@@ -290,14 +303,30 @@ class OpenEnvEnv:
             socket.transport.abort()
         raise EnvError(message) from error
 
-    async def _tools_via_jsonrpc(self) -> list[dict[str, Any]] | None:
-        """tools/list over the session's `mcp` message, else over HTTP `POST /mcp`."""
+    async def _tools_via_jsonrpc(self) -> list[dict[str, Any]]:
+        """tools/list over the session's `mcp` message, else over HTTP `POST /mcp`, else []."""
         rpc = {"jsonrpc": "2.0", "method": "tools/list", "id": 1}
         answer = await self._exchange({"type": "mcp", "data": rpc})
         result = answer.get("data", {}).get("result") if answer["type"] == "mcp" else None
         if isinstance(result, Mapping) and isinstance(result.get("tools"), list):
             return result["tools"]
-        return await self.http.tools_via_jsonrpc()
+        return await self.http.tools_via_jsonrpc() or []
+
+    async def _step_tool(self) -> Tool:
+        """The `step` tool of a server without MCP tools: its input is the server's action."""
+        self._warnings.append("no MCP tools here: the `step` tool sends the env's own action")
+        try:
+            action_schema = (await self.http.schema()).get("action") or {"type": "object"}
+        except EnvError as error:
+            self._warnings.append(f"no action schema: {error.message}")
+            action_schema = {"type": "object"}
+        return Tool(
+            name=STEP_TOOL,
+            title="Step",
+            description=action_schema.get("description") or "Send one action to the env.",
+            input_schema=action_schema,
+            endpoint=self.ws_url,
+        )
 
     async def _task_environments_or_none(self) -> list[str]:
         try:

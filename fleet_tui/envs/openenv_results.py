@@ -40,8 +40,9 @@ def tool_result_from_step(
     )
 
 
-def tool_result_from_reset(data: Mapping[str, Any], *, endpoint: str = "") -> ToolResult:
-    """The first observation after a reset: its prompt as text when it has one, else its JSON."""
+def tool_result_from_observation(data: Mapping[str, Any], *, endpoint: str = "") -> ToolResult:
+    """A whole observation (after a reset, or a step of an env's own action type): its prompt
+    as text when it has one, else its JSON."""
     observation = dict(data.get("observation") or {})
     metadata = data.get("metadata") or observation.get("metadata") or {}
     prompt = metadata.get("prompt") if isinstance(metadata, Mapping) else None
