@@ -234,3 +234,24 @@ async def test_search_with_a_nested_query_and_list_users(tracker):
             ["bug", "q3"],
             ["feature", "q3"],
         ]
+
+
+async def test_list_issues_sorts_with_an_inline_nested_object(tracker):
+    main = await tool_map(f"{tracker.urls.root}mcp")
+    sort = main["list_issues"].input_schema["properties"]["sort"]
+    inline = next(option for option in sort["anyOf"] if option.get("type") == "object")
+    assert inline["properties"]["by"]["enum"] == ["id", "updated_at", "priority"]
+    assert inline["required"] == ["by"]
+    async with mcp_session(f"{tracker.urls.root}mcp") as session:
+        ranked = await session.call_tool("list_issues", {"sort": {"by": "priority"}, "limit": 3})
+        assert [issue["priority"] for issue in ranked.structured_content["issues"]] == [
+            "urgent",
+            "high",
+            "high",
+        ]
+        oldest = await session.call_tool(
+            "list_issues", {"sort": {"by": "id", "descending": False}, "limit": 1}
+        )
+        assert oldest.structured_content["issues"][0]["id"] == 1
+        bad = await session.call_tool("list_issues", {"sort": {"by": "colour"}})
+        assert bad.is_error and "sort needs by" in bad.content[0].text

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from fleet_tui.local.envs.base import DataSet, EnvSpec
 from fleet_tui.local.state import InstanceState
@@ -136,6 +136,42 @@ class SearchQuery(BaseModel):
     created: DateRange | None = None
 
 
+SORT_KEYS = {
+    "id": "id",
+    "updated_at": "updated_at",
+    "priority": "CASE priority WHEN 'urgent' THEN 3 WHEN 'high' THEN 2 WHEN 'medium' THEN 1"
+    " ELSE 0 END",
+}
+SortSpec = Annotated[
+    dict[str, Any],
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "How to order the issues",
+            "properties": {
+                "by": {"type": "string", "enum": list(SORT_KEYS)},
+                "descending": {"type": "boolean", "default": True},
+            },
+            "required": ["by"],
+            "additionalProperties": False,
+        }
+    ),
+]
+"""An inline nested object (no `$ref`), checked by `_order_by`."""
+
+
+def _order_by(sort: dict[str, Any] | None) -> str:
+    if sort is None:
+        return "id DESC"
+    unknown = set(sort) - {"by", "descending"}
+    if unknown or sort.get("by") not in SORT_KEYS:
+        raise ToolError(f"sort needs by: one of {', '.join(SORT_KEYS)} (and descending)")
+    descending = sort.get("descending", True)
+    if not isinstance(descending, bool):
+        raise ToolError("sort.descending must be true or false")
+    return f"{SORT_KEYS[sort['by']]} {'DESC' if descending else 'ASC'}, id DESC"
+
+
 def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -175,9 +211,10 @@ def build_servers(state: InstanceState):
         assignee: str | None = None,
         labels: Annotated[tuple[str, ...], Field(description="Issues having all of these")] = (),
         include_closed: bool = False,
+        sort: SortSpec | None = None,
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
     ) -> dict[str, Any]:
-        """List issues, newest first, optionally filtered."""
+        """List issues, newest first unless `sort` says otherwise, optionally filtered."""
         sql, args = "SELECT id FROM issues WHERE 1=1", []
         for column, value in (("status", status), ("priority", priority), ("assignee", assignee)):
             if value is not None:
@@ -188,7 +225,7 @@ def build_servers(state: InstanceState):
         for label in labels:
             sql += " AND id IN (SELECT issue_id FROM labels WHERE label = ?)"
             args.append(label)
-        sql += " ORDER BY id DESC LIMIT ?"
+        sql += f" ORDER BY {_order_by(sort)} LIMIT ?"
         args.append(limit)
         with state.connect(read_only=True) as conn:
             ids = [issue_id for (issue_id,) in conn.execute(sql, args).fetchall()]
