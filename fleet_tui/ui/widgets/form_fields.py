@@ -118,10 +118,11 @@ class FieldWidget(Vertical):
         yield from self.compose_notes()
 
     def compose_notes(self) -> ComposeResult:
-        """The help and error line (left out while empty: fewer widgets mount faster)."""
+        """The help and error line. Left out while empty (fewer widgets mount faster), except
+        for required fields, which start with a "required" error."""
         notes = self._notes()
-        if notes:
-            yield Static(notes, classes="field-notes")
+        if notes or self.node.required:
+            yield Static(notes, classes="field-notes" + ("" if notes else " empty"))
 
     def _notes(self) -> Text:
         text = Text()
