@@ -68,6 +68,8 @@ class OpenEnvEnv:
     ) -> None:
         if not target.openenv:
             raise EnvError("OpenEnvEnv needs an --openenv URL")
+        if (split is None) != (index is None):
+            raise EnvError("give both a split and a task index, or neither")
         self.base_url = http_base_url(target.openenv)
         self.ws_url = ws_url(self.base_url)
         self.info = EnvInfo(kind="openenv", base_url=self.base_url)
@@ -75,8 +77,6 @@ class OpenEnvEnv:
         self.episode_id: str | None = None
         self.done = False
         self._reset_on_connect = reset_on_connect
-        if (split is None) != (index is None):
-            raise EnvError("give both a split and a task index, or neither")
         self.task: tuple[str, int] | None = (split, index) if split is not None else None
         """The task every reset goes into unless told otherwise (from --openenv-task)."""
         if self.task is None and target.openenv_task:
