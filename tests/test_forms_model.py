@@ -435,3 +435,13 @@ def test_build_form_never_raises(schema):
     form.load({"a": 1})
     form.value()
     form.errors()
+
+
+def test_editing_inside_a_null_object_makes_it_an_object_again():
+    schema = obj({"o": {"anyOf": [obj({"a": {"type": "string"}}), {"type": "null"}]}})
+    form = build_form(schema)
+    o = form.node_at(("o",))
+    o.set_null()
+    assert form.value() == {"o": None}
+    o.child("a").set("x")
+    assert form.value() == {"o": {"a": "x"}}

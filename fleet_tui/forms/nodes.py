@@ -164,8 +164,8 @@ class Node:
     def set_null(self) -> None:
         """Make the value an explicit JSON null."""
         self.input_error = None
-        self.is_null = True
         self._touch()
+        self.is_null = True
 
     def clear(self) -> None:
         """Leave this field out of the arguments."""
@@ -176,7 +176,9 @@ class Node:
         """Forget the value (subclasses drop their children)."""
 
     def _touch(self) -> None:
-        self.present = True
+        """Mark this field and its ancestors as present (an edit inside a null object makes
+        it an object again)."""
+        self.present, self.is_null = True, False
         if self.parent is not None:
             self.parent._touch()
 
@@ -328,16 +330,13 @@ class ConstNode(Node):
     def _load(self, value: Any) -> None:
         self._value = value
 
-    def _fresh_value(self) -> None:
-        self._value = self.const
-
     def start_fresh(self) -> None:
         """A const is always sent: it usually names the branch of a union."""
         self.present, self._value = True, self.const
 
-    def set(self, value: Any = MISSING) -> None:
+    def set(self) -> None:
+        """Send the constant."""
         self._value = self.const
-        self.is_null = False
         self._touch()
 
 
