@@ -172,3 +172,11 @@ def test_openenv_task_option_picks_the_task_of_every_reset(shapes_server, capsys
     assert "(seed 4, task 1 of split 'test')" in out and "What colour is the square?" in out
     assert main(["call", "--openenv", url, "--openenv-task", "test:9", "describe"]) == 1
     assert "reset into task 9 of split 'test' failed" in capsys.readouterr().err
+
+
+async def test_a_second_session_is_refused_with_the_servers_reason(shapes):
+    second = OpenEnvEnv(Target(openenv=shapes.base_url))
+    with pytest.raises(EnvError, match="the server refused the session: Server at capacity"):
+        await second.connect()
+    await second.close()
+    assert (await shapes.call_tool("describe", {"size": 4})).text() == "A square of 4x4 pixels."

@@ -276,7 +276,9 @@ class OpenEnvEnv:
             if socket is None:
                 raise EnvError(self._status.error or "no session: connect first")
             try:
-                await socket.send(json.dumps(message))
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    # A server that refuses the session says why, then closes: read that first.
+                    await socket.send(json.dumps(message))
                 async with asyncio.timeout(self._timeout_s):
                     text = await socket.recv()
             except (websockets.ConnectionClosed, OSError, TimeoutError) as error:
