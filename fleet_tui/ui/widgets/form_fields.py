@@ -76,6 +76,15 @@ def header_text(node: Node) -> Text:
     return text
 
 
+def title_text(node: Node) -> Content:
+    """A nested object's title: its name line and whether it is sent at all."""
+    text = header_text(node)
+    state = "not sent" if not node.present else "null" if node.is_null else ""
+    if state:
+        text.append(f"  ({state})", style="dim italic")
+    return Content.from_rich_text(text)
+
+
 def _type_hint(node: Node) -> str:
     if isinstance(node, ScalarNode):
         return f"{node.kind} ({node.format})" if node.format else node.kind
@@ -163,6 +172,9 @@ class FieldWidget(Vertical):
             line.set_class(not notes, "empty")
         elif notes:
             self.mount(Static(notes, classes="field-notes"))
+
+    def refresh_state(self) -> None:
+        """Re-show state that edits elsewhere may have changed (containers override)."""
 
     @on(Button.Pressed, ".set-null")
     def _set_null(self, event: Button.Pressed) -> None:
@@ -368,8 +380,7 @@ class ObjectField(FieldWidget):
             yield from _child_fields(node)
         else:
             expanded = node.present and node.depth <= EXPAND_DEPTH
-            title = Content.from_rich_text(header_text(node))
-            with Collapsible(title=title, collapsed=not expanded):  # type: ignore[arg-type]
+            with Collapsible(title=title_text(node), collapsed=not expanded):  # type: ignore[arg-type]
                 if expanded:
                     yield from _child_fields(node)
                 buttons = list(self.compose_state_buttons())
@@ -382,6 +393,12 @@ class ObjectField(FieldWidget):
         yield from super().compose_state_buttons()
         if not self.node.required:
             yield Button("clear", classes="field-state clear", compact=True)
+
+    def refresh_state(self) -> None:
+        for collapsible in self.query_children(Collapsible):
+            title = title_text(self.node)
+            if collapsible.title != title:
+                collapsible.title = title  # type: ignore[assignment]
 
     @on(Collapsible.Expanded)
     async def _expanded(self, event: Collapsible.Expanded) -> None:
@@ -495,6 +512,9 @@ class ArrayField(FieldWidget):
         await self.query_one(".array-items").remove_children()
         self._changed()
 
+    def refresh_state(self) -> None:
+        self.query_one(".array-count", Static).update(self._count())
+
     def _changed(self) -> None:
         self._update_controls()
         self.edited()
@@ -529,8 +549,7 @@ class ItemRow(Horizontal):
     def relabel(self) -> None:
         """Show the item's current position in its title (objects are titled `#n`)."""
         for field in self.query_children(ObjectField):
-            for collapsible in field.query_children(Collapsible):
-                collapsible.title = Content.from_rich_text(header_text(self.node))
+            field.refresh_state()
 
     def focus_first(self) -> None:
         targets = [w for w in self.query("*") if w.focusable]

@@ -132,7 +132,9 @@ class ToolForm(Vertical, can_focus=False):
         if self.form.schema_problem:
             yield Static(literal(one_line(self.form.schema_problem, 300)), classes="tool-form-note")
         yield FormFields(self.form)
-        yield TextArea("", show_line_numbers=False, tab_behavior="indent", soft_wrap=True)
+        yield TextArea(
+            "", language="json", show_line_numbers=False, tab_behavior="indent", soft_wrap=True
+        )
         yield Static("", classes="tool-form-raw-error")
         yield Static("", classes="tool-form-problems")
 
@@ -229,6 +231,7 @@ class ToolForm(Vertical, can_focus=False):
         if not self.raw_mode:
             for field in self.query(FieldWidget):
                 field.show_error(by_path.pop(field.node.path, []))
+                field.refresh_state()
         rest = [
             f"{'/'.join(map(str, path)) or 'arguments'}: {'; '.join(messages)}"
             for path, messages in by_path.items()
