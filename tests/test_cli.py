@@ -191,13 +191,38 @@ def test_keep_then_attach(local_host):
     assert still_running, "attaching must never close the instance"
 
 
-def test_plain_mcp_endpoints(mcp_alpha: ServedMcp, mcp_beta: ServedMcp):
-    tools = fleet_tui("tools", "--mcp", mcp_alpha.url, "--mcp", mcp_beta.url)
+def test_plain_mcp_endpoints_without_importing_the_ui(mcp_alpha: ServedMcp, mcp_beta: ServedMcp):
+    tools = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-m",
+            "fleet_tui",
+            "tools",
+            "--mcp",
+            mcp_alpha.url,
+            "--mcp",
+            mcp_beta.url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=child_env(),
+    )
+    imported = [
+        line.rsplit("|", 1)[1].strip()
+        for line in tools.stderr.splitlines()
+        if line.startswith("import time:")
+    ]
 
     assert tools.returncode == 0, tools.stderr
     assert "10 tools" in tools.stdout
     assert f"{mcp_beta.url}  (up, owns 5 of its 8 tools)" in tools.stdout
     assert "'clash'" in tools.stderr, "the conflict is reported"
+    assert "mcp.client.session" in imported
+    heavy = ("textual", "fleet_tui.ui", "fleet.")
+    assert not [name for name in imported if name == "fleet" or name.startswith(heavy)]
 
 
 def test_openenv_target(openenv_server):

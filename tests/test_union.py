@@ -202,3 +202,25 @@ async def test_mcp_env_has_no_reset(mcp_alpha):
 
     assert "echo" in names
     assert env.info.kind == "mcp"
+
+
+async def test_works_from_textual_workers(mcp_alpha, mcp_beta):
+    """Connect in one worker, call from another, close before the app exits (one loop)."""
+    from textual.app import App
+
+    class Probe(App):
+        def on_mount(self) -> None:
+            self.union = McpUnion([mcp_alpha.url, mcp_beta.url])
+            self.run_worker(self.union.connect(), group="connect")
+
+    app = Probe()
+    async with app.run_test() as pilot:
+        await app.workers.wait_for_complete()
+        result = await app.run_worker(app.union.call_tool("picture", {})).wait()
+        states = [status.state for status in app.union.endpoints()]
+        await app.union.close()
+        await pilot.pause()
+
+    assert states == [EndpointState.UP, EndpointState.UP]
+    assert result.images() and result.endpoint == mcp_beta.url
+    assert [status.state for status in app.union.endpoints()] == [EndpointState.CLOSED] * 2

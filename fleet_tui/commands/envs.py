@@ -29,9 +29,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def list_envs(args: argparse.Namespace, api_key: str | None) -> int:
-    import fleet
-
-    from fleet_tui.envs.fleet import LOCAL_API_KEY
+    from fleet_tui.envs.fleet import fleet_client
 
     host = None
     base_url = args.base_url
@@ -39,9 +37,9 @@ async def list_envs(args: argparse.Namespace, api_key: str | None) -> int:
         from fleet_tui.local.runner import start_local_host
 
         host = await asyncio.to_thread(start_local_host)
-        base_url, api_key = host.base_url, api_key or LOCAL_API_KEY
+        base_url = host.base_url
     try:
-        client = fleet.AsyncFleet(api_key=api_key, base_url=base_url)
+        client = fleet_client(base_url, api_key)
         try:
             envs = await client.list_envs()
         except Exception as error:

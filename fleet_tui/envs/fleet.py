@@ -38,12 +38,31 @@ if TYPE_CHECKING:
     from fleet_tui.targets import Target
 
 LOCAL_API_KEY = "local"
-"""The embedded host accepts any API key; the SDK insists on having one."""
+"""Sent to the embedded host, or to a `--base-url` host when FLEET_API_KEY is not set: they may
+not need a key, but the SDK insists on having one."""
 MCP_PATHS = ("mcp", "api/v1/mcp")
 """Each instance's MCP endpoints, relative to `urls.root`."""
 PROGRESS_EVERY_S = 2.0
 CLOSE_TIMEOUT_S = 30.0
 """How long `close()` waits for a create in flight before giving up on it."""
+
+
+def fleet_client(
+    base_url: str | None, api_key: str | None, *, max_retries: int | None = None
+) -> fleet.AsyncFleet:
+    """An `AsyncFleet` for a host (None: FLEET_BASE_URL or the cloud); EnvError if it can't be
+    set up (no API key for the cloud)."""
+    import fleet
+
+    if base_url and not api_key:
+        api_key = LOCAL_API_KEY
+    options: dict[str, Any] = {"api_key": api_key, "base_url": base_url}
+    if max_retries is not None:
+        options["max_retries"] = max_retries
+    try:
+        return fleet.AsyncFleet(**options)
+    except ValueError as error:
+        raise EnvError(f"cannot set up the Fleet client: {error}") from None
 
 
 class FleetEnv:
@@ -105,23 +124,14 @@ class FleetEnv:
         await self.union.list_tools()
 
     async def _client(self, progress: Progress | None) -> fleet.AsyncFleet:
-        import fleet
-
-        base_url, api_key = self.target.base_url, self.target.api_key
+        base_url = self.target.base_url
         if self.target.local:
             from fleet_tui.local.runner import start_local_host
 
             say(progress, "Starting the embedded local Fleet host")
             self.local_host = await asyncio.to_thread(start_local_host)
-            base_url, api_key = self.local_host.base_url, api_key or LOCAL_API_KEY
-            self.info.base_url = base_url
-        options: dict[str, Any] = {"api_key": api_key, "base_url": base_url}
-        if self.max_retries is not None:
-            options["max_retries"] = self.max_retries
-        try:
-            return fleet.AsyncFleet(**options)
-        except ValueError as error:
-            raise EnvError(f"cannot set up the Fleet client: {error}") from None
+            base_url = self.info.base_url = self.local_host.base_url
+        return fleet_client(base_url, self.target.api_key, max_retries=self.max_retries)
 
     async def _attach(self, instance_id: str, progress: Progress | None) -> fleet.AsyncEnv:
         say(progress, f"Attaching to instance {instance_id} on {self.where}")
@@ -179,7 +189,8 @@ class FleetEnv:
         if "FleetEnvironmentNotFoundError" in kinds:
             return f"cannot {doing}: {message}{await self._available_envs()}"
         if "FleetAuthenticationError" in kinds:
-            return f"cannot {doing}: {self.where} rejected the API key (check FLEET_API_KEY)"
+            problem = "rejected the API key" if self.target.api_key else "needs an API key"
+            return f"cannot {doing}: {self.where} {problem} (set FLEET_API_KEY)"
         if "ConnectError" in kinds:
             return f"cannot {doing}: {self.where} is unreachable ({message})"
         return f"cannot {doing}: {message}"

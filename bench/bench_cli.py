@@ -1,0 +1,261 @@
+"""The headless CLI against baselines that skip fleet-tui, every command a fresh process.
+
+Starts `fleet-tui local serve`, provisions one `tracker` instance on it, then times, interleaved
+and after one warm-up run each (excluded):
+
+1. `fleet-tui call --instance ID list_users` vs `bench/plain_mcp.py call`: one tool call with
+   the mcp SDK alone, on the endpoint that owns the tool;
+2. `fleet-tui tools --mcp A --mcp B` (both endpoints, joined in parallel) vs
+   `bench/plain_mcp.py list A B` (each endpoint in turn); and the same two ways in process,
+   without start-up costs; then both again through a proxy that adds 50 ms of round trip
+   (a far host);
+3. `fleet-tui tools --mcp A` vs `npx @modelcontextprotocol/inspector --cli A --method
+   tools/list`, when npx is on PATH (the first run fetches the package from npm).
+
+Run: python bench/bench_cli.py [--runs N]   (prints a table; medians of N runs, ratios of
+medians measured in the same run)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAIN = [sys.executable, str(ROOT / "bench" / "plain_mcp.py")]
+FLEET_TUI = [sys.executable, "-m", "fleet_tui"]
+INSPECTOR = ["npx", "--yes", "@modelcontextprotocol/inspector", "--cli"]
+ONE_WAY_S = 0.025
+"""Latency added each way for the far-host rows."""
+
+
+class LatencyProxy:
+    """A TCP proxy that holds every chunk for `one_way_s` in each direction: a far host's
+    round-trip time, for any protocol (streamed SSE responses included)."""
+
+    def __init__(self, upstream_port: int, one_way_s: float) -> None:
+        self.upstream_port = upstream_port
+        self.one_way_s = one_way_s
+        self.loop = asyncio.new_event_loop()
+        self.server = self.loop.run_until_complete(
+            asyncio.start_server(self._connection, "127.0.0.1", 0)
+        )
+        self.port = self.server.sockets[0].getsockname()[1]
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
+        await asyncio.gather(self._pump(reader, up_writer), self._pump(up_reader, writer))
+
+    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            while chunk := await reader.read(65536):
+                await asyncio.sleep(self.one_way_s)
+                writer.write(chunk)
+                await writer.drain()
+        writer.close()
+
+    def url(self, url: str) -> str:
+        """`url` (on the upstream port) routed through the proxy."""
+        return url.replace(f":{self.upstream_port}/", f":{self.port}/", 1)
+
+
+def start_host() -> tuple[subprocess.Popen, str]:
+    host = subprocess.Popen(
+        [*FLEET_TUI, "local", "serve"], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    line = host.stdout.readline().strip()
+    if not line.startswith("FLEET_BASE_URL="):
+        host.kill()
+        raise SystemExit(f"the local host did not start: {line!r}")
+    return host, line.split("=", 1)[1]
+
+
+def provision(base_url: str) -> tuple[str, str]:
+    """A running tracker instance: (instance id, MCP root URL)."""
+    import fleet
+
+    env = fleet.Fleet(api_key="bench", base_url=base_url).make("tracker")
+    return env.instance_id, env.urls.root
+
+
+def run_once(command: list[str]) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=child_env())
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"failed ({done.returncode}): {' '.join(command)}\n{done.stderr}")
+    return elapsed
+
+
+def child_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("FLEET_")}
+
+
+def medians(commands: dict[str, list[str]], runs: int) -> dict[str, float]:
+    """Median wall time of each command; runs interleaved so load drifts hit all alike."""
+    for command in commands.values():
+        run_once(command)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            times[name].append(run_once(command))
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+async def in_process_listing(urls: list[str], runs: int) -> tuple[float, float]:
+    """Median seconds to connect and list: McpUnion (parallel) vs one endpoint after another."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    from fleet_tui.envs.mcp_union import McpUnion
+
+    async def union() -> None:
+        joined = McpUnion(urls)
+        await joined.connect()
+        await joined.list_tools()
+        await joined.close()
+
+    async def one_after_the_other() -> None:
+        for url in urls:
+            async with (
+                streamable_http_client(url) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                await session.list_tools()
+
+    async def median(work) -> float:
+        await work()
+        samples = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            await work()
+            samples.append(time.perf_counter() - started)
+        return statistics.median(samples)
+
+    return await median(union), await median(one_after_the_other)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per command")
+    runs = parser.parse_args().runs
+
+    host, base_url = start_host()
+    try:
+        instance_id, root = provision(base_url)
+        mcp_a, mcp_b = f"{root}mcp", f"{root}api/v1/mcp"
+        rows = []
+
+        call = medians(
+            {
+                "fleet-tui": [
+                    *FLEET_TUI,
+                    "call",
+                    "--base-url",
+                    base_url,
+                    "--instance",
+                    instance_id,
+                    "list_users",
+                ],
+                "plain": [*PLAIN, "call", mcp_b, "list_users", "{}"],
+            },
+            runs,
+        )
+        rows.append(
+            (
+                "call list_users (attach, 2 endpoints)",
+                "mcp SDK script, 1 endpoint",
+                call["fleet-tui"],
+                call["plain"],
+            )
+        )
+
+        tools = medians(
+            {
+                "fleet-tui": [*FLEET_TUI, "tools", "--mcp", mcp_a, "--mcp", mcp_b],
+                "plain": [*PLAIN, "list", mcp_a, mcp_b],
+            },
+            runs,
+        )
+        rows.append(
+            (
+                "tools over 2 endpoints (parallel)",
+                "mcp SDK script, one after other",
+                tools["fleet-tui"],
+                tools["plain"],
+            )
+        )
+
+        union, sequential = asyncio.run(in_process_listing([mcp_a, mcp_b], runs * 5))
+        rows.append(("  same, in process (no start-up)", "  same, in process", union, sequential))
+
+        proxy = LatencyProxy(int(base_url.rsplit(":", 1)[1]), ONE_WAY_S)
+        far_a, far_b = proxy.url(mcp_a), proxy.url(mcp_b)
+        far = medians(
+            {
+                "fleet-tui": [*FLEET_TUI, "tools", "--mcp", far_a, "--mcp", far_b],
+                "plain": [*PLAIN, "list", far_a, far_b],
+            },
+            runs,
+        )
+        rtt = f"{2 * ONE_WAY_S * 1000:.0f} ms RTT"
+        rows.append(
+            (
+                f"tools over 2 endpoints, {rtt}",
+                "mcp SDK script, one after other",
+                far["fleet-tui"],
+                far["plain"],
+            )
+        )
+        union, sequential = asyncio.run(in_process_listing([far_a, far_b], runs * 2))
+        rows.append(("  same, in process", "  same, in process", union, sequential))
+
+        if shutil.which("npx"):
+            inspector = medians(
+                {
+                    "fleet-tui": [*FLEET_TUI, "tools", "--mcp", mcp_a],
+                    "inspector": [*INSPECTOR, mcp_a, "--method", "tools/list"],
+                },
+                runs,
+            )
+            rows.append(
+                (
+                    "tools --mcp URL (cold start)",
+                    "npx inspector --cli tools/list",
+                    inspector["fleet-tui"],
+                    inspector["inspector"],
+                )
+            )
+        else:
+            print("npx not found: skipping the MCP Inspector comparison", file=sys.stderr)
+    finally:
+        host.terminate()
+        host.wait(timeout=10)
+
+    print_table(rows, runs)
+
+
+def print_table(rows: list[tuple[str, str, float, float]], runs: int) -> None:
+    header = ("fleet-tui", "baseline", "fleet-tui s", "baseline s", "ratio")
+    lines = [header] + [
+        (ours, theirs, f"{a:.3f}", f"{b:.3f}", f"{a / b:.2f}") for ours, theirs, a, b in rows
+    ]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    print(f"medians of {runs} runs (in-process rows: more); ratio = fleet-tui / baseline")
+    for line in lines:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)))
+
+
+if __name__ == "__main__":
+    main()
