@@ -205,3 +205,41 @@ def test_final_answer_input_only_for_verifiers_that_take_one():
     assert takes_final_answer("def v(env, final_answer=None):\n    return 1\n")
     assert not takes_final_answer("def v(env):\n    return 1\n")
     assert not takes_final_answer("def v(env)\n")
+
+
+async def test_app_options_keys_and_recording(local_host, tmp_path):
+    """The app's own options build the features; f4 shows the tasks and ctrl+e verifies."""
+    from fleet_tui.cli import build_app_parser
+
+    record = tmp_path / "keys.jsonl"
+    args = build_app_parser().parse_args(
+        [
+            "tracker",
+            "--tasks",
+            str(bundled_task_files()["tracker"]),
+            "--record",
+            str(record),
+            "--verifier-mode",
+            "local",
+        ]
+    )
+    target = Target(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
+    features = TaskFeatures.from_args(target, args)
+    app = FleetTuiApp(target, env_factory=features.env_factory)
+    app.extensions.append(features.install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, timeout=60)
+        await wait_for(pilot, lambda: app.query("#task-panel"))
+        await wait_for(pilot, lambda: app.tool_panel.tool is not None)
+        await pilot.press("f4")
+        await wait_for(pilot, lambda: app.query_one("#sidebar").active == "pane-tasks")
+        panel = app.query_one(TaskPanel)
+        await pilot.press("enter", "enter")  # filter -> table, then start the first task
+        await wait_for(pilot, lambda: panel.active is not None)
+        await wait_idle(pilot)
+        await pilot.press("ctrl+e")
+        verdict, _ = await verdict_after(pilot, panel, 0)
+        assert verdict.mode == "local" and not verdict.passed
+    assert features.close() == [f"Session recorded in {record}"]
+    kinds = [e.event for e in load_session(record).events]
+    assert kinds[:2] == ["session", "connect"] and "task" in kinds and kinds[-1] == "verify"

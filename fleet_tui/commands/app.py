@@ -16,6 +16,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=IMAGE_BACKENDS,
         help="how images are drawn (default: auto-detect; or set FLEET_TUI_IMAGE_BACKEND)",
     )
+    add_task_arguments(parser)
+
+
+def add_task_arguments(parser: argparse.ArgumentParser) -> None:
+    tasks = parser.add_argument_group("tasks and sessions")
+    tasks.add_argument("--tasks", metavar="FILE", help="a Fleet task file to browse and start")
+    tasks.add_argument(
+        "--verifier-mode",
+        choices=("remote", "local"),
+        default="remote",
+        help="run verifiers through the host (remote) or on this machine (local)",
+    )
+    tasks.add_argument(
+        "--verifier", metavar="FILE.py", help="an ad-hoc verifier, read again on every run"
+    )
+    tasks.add_argument(
+        "--verifier-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="local verifier timeout (default 30)",
+    )
+    tasks.add_argument(
+        "--record",
+        metavar="FILE",
+        help="record the session here (default: a new file in the state dir)",
+    )
+    tasks.add_argument("--no-record", action="store_true", help="do not record the session")
+    tasks.add_argument("--session", metavar="FILE", help="open a recorded session to browse it")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -100,6 +100,10 @@ class FleetTuiApp(App[int]):
         self.env_ready: Signal[list[Tool]] = Signal(self, "env-ready")
         self.call_finished: Signal[HistoryEntry] = Signal(self, "call-finished")
         self.env_reset: Signal[ResetResult] = Signal(self, "env-reset")
+        self.extensions: list[Callable[[FleetTuiApp], Any]] = []
+        """Called with the app once it is mounted (awaited if async): adds panes and actions."""
+        self.extension_actions: dict[str, Callable[[], Any]] = {}
+        """Actions an extension offers; keys run them through `action_extension(name)`."""
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -160,6 +164,19 @@ class FleetTuiApp(App[int]):
         self.set_interval(1.0, self.refresh_status)
         self.refresh_status()
         self.start_connect()
+        for extension in self.extensions:
+            self.call_later(extension, self)
+
+    def action_extension(self, name: str) -> None:
+        """Run an action an extension registered (tasks, state, sessions)."""
+        handler = self.extension_actions.get(name)
+        if handler is None:
+            self.notify(
+                "Not available here (task actions need --tasks FILE or --verifier FILE).",
+                severity="warning",
+            )
+            return
+        handler()
 
     # -- status ----------------------------------------------------------------------------------
 
@@ -638,9 +655,16 @@ def run_app(target: Target, args: Any = None) -> int:
     except ValueError as error:
         raise EnvError(str(error)) from None
     images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
+    from fleet_tui.ui.widgets.task_features import TaskFeatures
+
+    features = TaskFeatures.from_args(target, args)
     keep_note: list[str] = []
-    app = FleetTuiApp(target, keep_note=keep_note)
-    code = app.run()
+    app = FleetTuiApp(target, keep_note=keep_note, env_factory=features.env_factory)
+    app.extensions.append(features.install)
+    try:
+        code = app.run()
+    finally:
+        keep_note += features.close()
     for line in keep_note:
         print(line)
     return int(code or 0)
