@@ -128,7 +128,9 @@ class ToolForm(Vertical, can_focus=False):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="tool-form-bar"):
             yield Static("Fields  (f4: raw JSON, ctrl+s: send)", classes="tool-form-mode")
-            yield Button("{ } JSON", classes="toggle-raw", compact=True)
+            toggle = Button("{ } JSON", classes="toggle-raw", compact=True)
+            toggle.can_focus = False  # f4 does the same; the first tab stop is the first field
+            yield toggle
         if self.form.schema_problem:
             yield Static(literal(one_line(self.form.schema_problem, 300)), classes="tool-form-note")
         yield FormFields(self.form)
@@ -184,7 +186,6 @@ class ToolForm(Vertical, can_focus=False):
                 self.app.bell()
                 return
             self.raw_mode = False
-            self.query_one(".toggle-raw", Button).focus()
             await self._rebuild_fields()
             self._focus_first_field()
         else:
