@@ -493,6 +493,7 @@ class FleetTuiApp(App[int]):
 
     def action_show_tools(self) -> None:
         self._show_sidebar("pane-tools")
+        self.tool_list.focus_filter()  # focus left in another pane would switch the tab back
 
     def action_show_history(self) -> None:
         self._show_sidebar("pane-history")

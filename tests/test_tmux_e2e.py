@@ -1,0 +1,89 @@
+"""End to end in a real terminal: `fleet-tui demo` in tmux, driven by keys, read by capture-pane."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
+
+
+def screen(session: str) -> str:
+    return tmux("capture-pane", "-p", "-t", session)
+
+
+def wait_screen(session: str, *needles: str, timeout: float = 60.0) -> str:
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = screen(session)
+        if all(needle in text for needle in needles):
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"{needles} not on screen after {timeout:g}s:\n{text}")
+
+
+def press_escape(session: str) -> None:
+    """A lone ESC: wait so the terminal parser does not join it with the next key."""
+    tmux("send-keys", "-t", session, "Escape")
+    time.sleep(0.6)
+
+
+def alive(session: str) -> bool:
+    return (
+        subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode == 0
+    )
+
+
+@pytest.fixture
+def demo_session():
+    session = f"fleet-tui-e2e-{uuid.uuid4().hex[:8]}"
+    command = f"{sys.executable} -m fleet_tui demo"
+    tmux(
+        "new-session",
+        "-d",
+        "-s",
+        session,
+        "-x",
+        "120",
+        "-y",
+        "35",
+        "-e",
+        "COLORTERM=truecolor",
+        command,
+    )
+    yield session
+    if alive(session):
+        tmux("kill-session", "-t", session)
+
+
+def test_demo_in_tmux(demo_session):
+    session = demo_session
+    wait_screen(session, "desktop-todo", "Screenshot", "/api/v1/mcp")
+    wait_screen(session, "click fills form", "screenshot")
+    # The history shows the first screenshot call; F1 shows the keys; esc closes the help.
+    tmux("send-keys", "-t", session, "F3")
+    wait_screen(session, "History", "computer", "ok")
+    tmux("send-keys", "-t", session, "F1")
+    wait_screen(session, "Help", "Re-run the call")
+    press_escape(session)
+    # Typing mode sends keystrokes as computer actions.
+    tmux("send-keys", "-t", session, "C-t")
+    wait_screen(session, "TYPING")
+    tmux("send-keys", "-t", session, "-l", "tea")
+    wait_screen(session, "typed")
+    press_escape(session)
+    tmux("send-keys", "-t", session, "C-q")
+    deadline = time.monotonic() + 30
+    while alive(session) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(session), "ctrl+q quits (after closing the instance)"
