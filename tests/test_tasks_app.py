@@ -202,13 +202,15 @@ def test_computer_use_without_a_computer_tool_says_so():
 
 
 def test_final_answer_input_only_for_verifiers_that_take_one():
-    assert takes_final_answer("def v(env, final_answer=None):\n    return 1\n")
+    assert takes_final_answer("def v(env, final_answer=None):\n    return final_answer == '4'\n")
+    assert takes_final_answer("def v(env, answer):\n    return float(answer)\n")
+    assert not takes_final_answer("def v(env, final_answer=None):\n    return 1\n")
     assert not takes_final_answer("def v(env):\n    return 1\n")
     assert not takes_final_answer("def v(env)\n")
 
 
 async def test_app_options_keys_and_recording(local_host, tmp_path):
-    """The app's own options build the features; f4 shows the tasks and ctrl+e verifies."""
+    """The app's own options build the features; f6 shows the tasks and f8 verifies."""
     from fleet_tui.cli import build_app_parser
 
     record = tmp_path / "keys.jsonl"
@@ -231,13 +233,13 @@ async def test_app_options_keys_and_recording(local_host, tmp_path):
         await wait_connected(pilot, timeout=60)
         await wait_for(pilot, lambda: app.query("#task-panel"))
         await wait_for(pilot, lambda: app.tool_panel.tool is not None)
-        await pilot.press("f4")
+        await pilot.press("f6")
         await wait_for(pilot, lambda: app.query_one("#sidebar").active == "pane-tasks")
         panel = app.query_one(TaskPanel)
         await pilot.press("enter", "enter")  # filter -> table, then start the first task
         await wait_for(pilot, lambda: panel.active is not None)
         await wait_idle(pilot)
-        await pilot.press("ctrl+e")
+        await pilot.press("f8")
         verdict, _ = await verdict_after(pilot, panel, 0)
         assert verdict.mode == "local" and not verdict.passed
     assert features.close() == [f"Session recorded in {record}"]

@@ -53,7 +53,7 @@ ACTIONS: list[Action] = [
     Action("show_history", "f3", "Show the history", short="History"),
     Action("extension('show_tasks')", "f6", "Show the tasks", short="Tasks"),
     Action("extension('show_state')", "f7", "Show the state diff", short="State", show=False),
-    Action("extension('verify_task')", "ctrl+e", "Run the task's verifier", short="Verify"),
+    Action("extension('verify_task')", "f8", "Run the task's verifier", short="Verify"),
     Action("extension('open_session')", "ctrl+k", "Open a recorded session", show=False),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
     Action("screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),

@@ -101,5 +101,7 @@ class TaskFeatures:
 def _show_pane(app: FleetTuiApp, pane_id: str, focus: str) -> None:
     from textual.widgets import TabbedContent
 
-    app.query_one("#sidebar", TabbedContent).active = pane_id
+    sidebar = app.query_one("#sidebar", TabbedContent)
+    sidebar.display = True
+    sidebar.active = pane_id
     app.query_one(focus).focus()

@@ -36,7 +36,7 @@ COMPUTER_TOOL = "computer"
 
 
 def takes_final_answer(code: str | None) -> bool:
-    """True when the verifier's function has a second parameter (the final answer)."""
+    """True when the verifier's function has a final-answer parameter and its body reads it."""
     if not code:
         return False
     try:
@@ -45,8 +45,15 @@ def takes_final_answer(code: str | None) -> bool:
         return False
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            params = node.args.posonlyargs + node.args.args
-            return len(params) >= 2 or any(a.arg == "final_answer" for a in node.args.kwonlyargs)
+            params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+            if len(params) < 2:
+                return False
+            name = params[1].arg
+            return any(
+                isinstance(n, ast.Name) and n.id == name
+                for stmt in node.body
+                for n in ast.walk(stmt)
+            )
     return False
 
 
@@ -239,7 +246,9 @@ class TaskPanel(Vertical):
     def verify(self) -> None:
         """Run the active task's verifier (or the ad-hoc file's) against the env as it is now."""
         app = self.fleet_app
-        task = self.active or (self.query_one(TaskDetail).shown_task if self.adhoc is None else None)
+        task = self.active or (
+            self.query_one(TaskDetail).shown_task if self.adhoc is None else None
+        )
         if task is None and self.adhoc is None:
             self.notify("Start a task first.", severity="warning")
             return
