@@ -102,8 +102,9 @@ class McpEndpoint:
         self._owner = asyncio.create_task(self._own(), name=f"mcp-connection {self.url}")
         try:
             await asyncio.wait_for(self._connected.wait(), self.timeouts.connect)
-        except TimeoutError:
+        except TimeoutError:  # not retried: a silent server would cost the timeout again
             self._failure = f"no answer within {self.timeouts.connect:g}s"
+            self._retryable = False
         except BaseException:
             await self.close()
             raise
@@ -375,6 +376,11 @@ class McpUnion:
         return self._tools
 
     async def _list_endpoint(self, endpoint: McpEndpoint) -> list[mcp.types.Tool]:
+        """List one endpoint that is up (a down one waits for `reconnect`), reopening it once
+        if its connection drops meanwhile."""
+        if not endpoint.is_up:
+            raise EndpointDown(endpoint.status.error or "not connected")
+
         async def attempt() -> list[mcp.types.Tool]:
             if not endpoint.is_up:
                 await endpoint.open()
