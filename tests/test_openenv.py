@@ -201,8 +201,9 @@ def test_urls_are_normalised():
     assert http_base_url("https://h/prefix/") == "https://h/prefix"
     assert http_base_url("h:8000") == "http://h:8000"
     assert ws_url("https://h/prefix") == "wss://h/prefix/ws"
-    with pytest.raises(EnvError):
-        http_base_url("ftp://h")
+    for bad in ("ftp://h", "http://", "http://h:", "http://h:99999", "http://h:x"):
+        with pytest.raises(EnvError):
+            http_base_url(bad)
 
 
 # -- headless commands against a server without task routes ------------------------------------

@@ -346,8 +346,14 @@ def http_base_url(url: str) -> str:
     """The server's HTTP base URL, from an http(s) or ws(s) URL (a trailing /ws is dropped)."""
     parts = urlsplit(url if "://" in url else f"http://{url}")
     scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
-    if scheme not in ("http", "https") or not parts.netloc:
+    if scheme not in ("http", "https") or not parts.hostname:
         raise EnvError(f"--openenv expects an http(s):// URL, got {url!r}")
+    try:
+        _ = parts.port  # raises ValueError on a bad port
+    except ValueError:
+        raise EnvError(f"--openenv URL has a bad port: {url!r}") from None
+    if parts.netloc.endswith(":"):
+        raise EnvError(f"--openenv URL has no port after the colon: {url!r}")
     path = parts.path.rstrip("/")
     path = path.removesuffix("/ws")
     return urlunsplit((scheme, parts.netloc, path, "", ""))
