@@ -445,3 +445,21 @@ def test_editing_inside_a_null_object_makes_it_an_object_again():
     assert form.value() == {"o": None}
     o.child("a").set("x")
     assert form.value() == {"o": {"a": "x"}}
+
+
+def test_loading_a_nested_field_makes_its_ancestors_present():
+    form = build_form(obj({"o": obj({"xs": {"type": "array", "items": {"type": "integer"}}})}))
+    form.node_at(("o", "xs")).load([1, 2])
+    assert form.value() == {"o": {"xs": [1, 2]}}
+
+
+def test_clearing_a_nested_object_leaves_its_parent_alone():
+    inner = {"type": "object", "additionalProperties": {"type": "string"}}
+    form = build_form(obj({"o": obj({"m": inner})}))
+    m = form.node_at(("o", "m"))
+    m.extras.add("k", "v")
+    assert form.value() == {"o": {"m": {"k": "v"}}}
+    form.node_at(("o",)).clear()
+    assert form.value() == {}
+    m.clear()
+    assert form.value() == {}

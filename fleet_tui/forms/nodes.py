@@ -136,14 +136,15 @@ class Node:
         return value is None and self.nullable
 
     def load(self, value: Any) -> None:
-        """Fill from a JSON value; MISSING makes the field absent. Call `accepts` first."""
+        """Set from a JSON value (its ancestors become present); MISSING makes the field
+        absent. Check `accepts` first: a field only loads what it can show faithfully."""
         self.input_error = None
         if value is MISSING:
             self.clear()
         elif value is None and self.nullable:
             self.set_null()
         else:
-            self.present, self.is_null = True, False
+            self._touch()
             self._load(value)
 
     def _load(self, value: Any) -> None:
@@ -361,7 +362,8 @@ class RawNode(Node):
         self._text = None
         if value is None:
             self.input_error = None
-            self.present, self.is_null, self._value = True, False, None
+            self._touch()
+            self._value = None
         else:
             super().load(value)
 
@@ -468,7 +470,7 @@ class ObjectNode(Node):
     def _reset(self) -> None:
         self._children, self._pending = {}, None
         if self.extras is not None:
-            self.extras.load({})
+            self.extras.entries = []
         if self.is_root:
             self.present = True
 
