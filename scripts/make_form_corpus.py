@@ -86,8 +86,8 @@ MCP_SERVERS: list[tuple[str, str, dict, Any, Any, list]] = [
             },
             ["path"],
         ),
-        {"path": "/tmp/a.txt", "head": 10},
-        {"path": "/tmp/a.txt", "head": "10"},
+        {"path": "notes/a.txt", "head": 10},
+        {"path": "notes/a.txt", "head": "10"},
         ["head"],
     ),
     (

@@ -227,10 +227,9 @@ def _object_like(schema: dict) -> bool:
 
 def _has_extras_schema(schema: dict) -> bool:
     return (
-        (isinstance(schema.get("additionalProperties"), dict)
-        and bool(schema["additionalProperties"]))
-        or isinstance(schema.get("patternProperties"), dict)
-    )
+        isinstance(schema.get("additionalProperties"), dict)
+        and bool(schema["additionalProperties"])
+    ) or isinstance(schema.get("patternProperties"), dict)
 
 
 def _is_null_schema(schema: Schema) -> bool:
