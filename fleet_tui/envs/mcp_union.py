@@ -115,13 +115,15 @@ class McpEndpoint:
             raise EndpointDown(failure, retryable=self._retryable)
 
     async def _own(self) -> None:
+        import httpx2
         from mcp.client.session import ClientSession
         from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
 
+        # The mcp transport's own defaults: a response stream may stay quiet for minutes.
+        timeout = httpx2.Timeout(30.0, read=300.0)
         try:
             async with (
-                create_mcp_http_client(headers=self.headers) as http_client,
+                httpx2.AsyncClient(headers=self.headers, timeout=timeout) as http_client,
                 streamable_http_client(
                     self.url, http_client=http_client, max_sse_event_size=None
                 ) as (read, write),
