@@ -1,11 +1,6 @@
-"""The app against real MCP servers (`--mcp`): tools, calls, results, cancel, death, reconnect."""
+"""The app against real MCP servers (`--mcp`): tools, calls, results, cancel, history."""
 
 from __future__ import annotations
-
-import socket
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -15,7 +10,6 @@ from fleet_tui.ui.widgets.json_tree import JsonTree
 from fleet_tui.ui.widgets.result_view import JsonBlock
 from fleet_tui.ui.widgets.text_pager import TextPager
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for, wait_idle
-from tests.fixtures.mcp_servers import free_port
 
 
 @pytest.fixture
@@ -148,92 +142,3 @@ async def test_history_rerun_and_load_args(two_servers):
         await pilot.pause()
         assert app.tool_panel.tool.name == "echo"
         assert app.tool_panel.arguments() == {"text": "first"}
-
-
-def serve_beta(port: int) -> subprocess.Popen:
-    """The `beta` MCP server in a child process on `port`."""
-    code = (
-        "import uvicorn; from tests.fixtures.mcp_servers import build_server; "
-        "uvicorn.run(build_server('beta').streamable_http_app(), host='127.0.0.1', "
-        f"port={port}, log_level='warning')"
-    )
-    return subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL)
-
-
-async def test_server_death_shows_banner_and_reconnect_recovers():
-    port = free_port()
-    server = serve_beta(port)
-    url = f"http://127.0.0.1:{port}/mcp"
-    wait_until(lambda: port_open(port))
-    app = FleetTuiApp(Target(mcp=[url]))
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_connected(pilot)
-            assert (await call(pilot, "whoami")).status == "ok"
-            server.kill()
-            server.wait()
-            entry = await call(pilot, "whoami")
-            assert entry.status == "failed"
-            await wait_for(pilot, lambda: app.banner.shown)
-            assert app.banner.action == "reconnect"
-            server = serve_beta(port)
-            await wait_for(pilot, lambda: port_open(port))
-            await pilot.click("#banner-button")
-            await wait_connected(pilot)
-            await wait_for(pilot, lambda: not app.banner.shown)
-            entry = await call(pilot, "whoami")
-            assert entry.status == "ok" and "beta" in rendered_text(app)
-    finally:
-        server.kill()
-
-
-def wait_until(condition, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-
-
-def port_open(port: int) -> bool:
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) == 0
-
-
-async def test_palette_lists_actions_and_tools(two_servers):
-    app = FleetTuiApp(two_servers)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        titles = [e.title for e in app.palette_entries()]
-        assert "Call tool echo" in titles
-        assert any(t.startswith("Reset the env") for t in titles)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"call tool pict")
-        await pilot.pause(0.5)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.tool_panel.tool and app.tool_panel.tool.name == "picture")
-
-
-async def test_help_lists_keys_of_the_focused_area(two_servers):
-    app = FleetTuiApp(two_servers)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        app.history.focus()
-        await pilot.press("f1")
-        await pilot.pause()
-        assert app.screen.area == "history"
-        await pilot.press("escape")
-        await pilot.pause()
-        assert not hasattr(app.screen, "area")
-
-
-async def test_copy_command_reproduces_the_call(two_servers):
-    app = FleetTuiApp(two_servers)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        await app.show_tool("echo", {"text": "it's"})
-        await pilot.pause()
-        assert app.current_command() == (
-            f"fleet-tui call --mcp {two_servers.mcp[0]} --mcp {two_servers.mcp[1]} echo "
-            '--args \'{"text":"it\'"\'"\'s"}\''
-        )

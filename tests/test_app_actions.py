@@ -1,0 +1,54 @@
+"""The app against real MCP servers (`--mcp`): command palette, help, copy as command."""
+
+from __future__ import annotations
+
+import pytest
+
+from fleet_tui.targets import Target
+from fleet_tui.ui.app import FleetTuiApp
+from tests.app_driver import SIZE, wait_connected, wait_for
+
+
+@pytest.fixture
+def two_servers(mcp_alpha, mcp_beta) -> Target:
+    return Target(mcp=[mcp_alpha.url, mcp_beta.url])
+
+
+async def test_palette_lists_actions_and_tools(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        titles = [e.title for e in app.palette_entries()]
+        assert "Call tool echo" in titles
+        assert any(t.startswith("Reset the env") for t in titles)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"call tool pict")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.tool_panel.tool and app.tool_panel.tool.name == "picture")
+
+
+async def test_help_lists_keys_of_the_focused_area(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        app.history.focus()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert app.screen.area == "history"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not hasattr(app.screen, "area")
+
+
+async def test_copy_command_reproduces_the_call(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("echo", {"text": "it's"})
+        await pilot.pause()
+        assert app.current_command() == (
+            f"fleet-tui call --mcp {two_servers.mcp[0]} --mcp {two_servers.mcp[1]} echo "
+            '--args \'{"text":"it\'"\'"\'s"}\''
+        )

@@ -1,0 +1,103 @@
+"""The app's pure parts: escaping, image geometry, result formatting, command lines, labels."""
+
+from __future__ import annotations
+
+import pytest
+
+from fleet_tui.commands.app import IMAGE_BACKENDS
+from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
+from fleet_tui.targets import Target
+from fleet_tui.ui import images
+from fleet_tui.ui.call_command import call_command
+from fleet_tui.ui.result_format import (
+    HIGHLIGHT_LIMIT,
+    JsonPart,
+    MarkdownPart,
+    PagerPart,
+    TextPart,
+    plan_result,
+    text_part,
+)
+from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.ui.widgets.status_bar import Episode, status_text
+from fleet_tui.ui.widgets.tool_list import endpoint_labels, fuzzy_rank
+
+
+def test_clean_strips_escape_sequences_and_keeps_markup_text():
+    hostile = "a\x1b[31mred\x1b[0m \x1b]0;title\x07b \x1b[2J\x9b1m [bold]x[/] \x07\x00tab\tend\n"
+    assert clean(hostile) == "ared b  [bold]x[/] tab\tend\n"
+    assert one_line("first\x1b[1m line\nsecond", 8) == "first l…"
+
+
+def test_fit_keeps_aspect_ratio_and_clicks_map_to_pixels():
+    # 1280x800 in an 80x40 box of 10x20-pixel cells: width-bound, 80 columns x 25 rows.
+    assert images.fit_cells((1280, 800), (80, 40), (10, 20)) == (80, 25)
+    assert images.fit_cells((800, 1280), (80, 40), (10, 20)) == (50, 40)
+    assert images.cell_to_pixel((0, 0), (80, 25), (1280, 800)) == (8, 16)
+    assert images.cell_to_pixel((79, 24), (80, 25), (1280, 800)) == (1272, 784)
+
+
+def test_backend_choice_and_decode_failure(monkeypatch):
+    assert images.BACKENDS == IMAGE_BACKENDS
+    monkeypatch.setenv(images.ENV_VAR, "sixel")
+    assert images.choose_backend() == "sixel"
+    assert images.choose_backend("halfcell") == "halfcell"
+    with pytest.raises(ValueError, match="unknown image backend"):
+        images.choose_backend("braille")
+    images.choose_backend("halfcell")
+    with pytest.raises(ValueError, match="cannot decode image"):
+        images.decode(b"\x89PNG not really")
+
+
+def test_text_parts_pick_json_markdown_plain_or_pager():
+    assert isinstance(text_part('{"a": 1}'), JsonPart)
+    assert text_part('{"a": 1}').highlighted is not None
+    big = text_part('{"a": "' + "x" * HIGHLIGHT_LIMIT + '"}')
+    assert isinstance(big, JsonPart) and big.highlighted is None and big.pager is not None
+    assert isinstance(text_part("# Title\n\nSome *text*"), MarkdownPart)
+    assert isinstance(text_part("just words [/]"), TextPart)
+    assert isinstance(text_part("y" * 50_000), PagerPart)
+
+
+def test_structured_content_is_checked_against_the_output_schema():
+    tool = Tool(
+        name="t",
+        output_schema={
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+        },
+    )
+    good = plan_result(ToolResult(blocks=[TextBlock(text="ok")], structured={"n": 1}), tool)
+    assert good.structured.problems == []
+    bad = plan_result(ToolResult(structured={"n": "one", "m": [1]}), tool)
+    assert bad.structured.problems == ["$.n: 'one' is not of type 'integer'"]
+
+
+def test_call_command_round_trips_target_and_arguments():
+    target = Target(env_key="tracker", local=True)
+    assert call_command(target, "get_issue", {"issue_id": 1}) == (
+        "fleet-tui call tracker --local get_issue --args '{\"issue_id\":1}'"
+    )
+    kept = Target(env_key="tracker", data_key="d:1")
+    assert call_command(kept, "t", {}, instance_id="abc") == "fleet-tui call --instance abc t"
+
+
+def test_labels_fuzzy_rank_and_status_line():
+    labels = endpoint_labels(["http://h/i/x/mcp", "http://h/i/x/api/v1/mcp"])
+    assert labels == {"http://h/i/x/mcp": "/mcp", "http://h/i/x/api/v1/mcp": "/api/v1/mcp"}
+    tools = [Tool(name="list_issues"), Tool(name="search_issues"), Tool(name="get_issue")]
+    assert [t.name for t, _ in fuzzy_rank("srch", tools)] == ["search_issues"]
+    episode = Episode()
+    episode.record(0.5, False)
+    episode.record(1.0, True)
+    line = status_text(
+        "x",
+        EnvInfo(kind="openenv", env_key="[/]e\x1b[2J"),
+        [],
+        episode,
+        state="connected",
+        connected_at=None,
+    ).plain
+    assert "[/]e" in line and "\x1b" not in line
+    assert "step 2 · reward 1 · total 1.5 · done" in line
