@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Input, Select, Static, Switch
 
 from fleet_tui.forms import (
@@ -377,12 +378,13 @@ class ObjectField(FieldWidget):
         node = self.node
         assert isinstance(node, ObjectNode)
         if self.bare:
-            yield from _child_fields(node)
+            yield from fields_for(node.children)
         else:
             expanded = node.present and node.depth <= EXPAND_DEPTH
+            self._fields_mounted = expanded
             with Collapsible(title=title_text(node), collapsed=not expanded):  # type: ignore[arg-type]
                 if expanded:
-                    yield from _child_fields(node)
+                    yield from fields_for(node.children)
                 buttons = list(self.compose_state_buttons())
                 if buttons:
                     with Horizontal(classes="field-line object-state"):
@@ -405,13 +407,12 @@ class ObjectField(FieldWidget):
         if event.collapsible.parent is not self:
             return
         event.stop()
-        contents = event.collapsible.query_one(Collapsible.Contents)
-        if not contents.query_children(FieldWidget):
-            node = self.node
-            assert isinstance(node, ObjectNode)
+        if not self._fields_mounted:
+            self._fields_mounted = True
+            contents = event.collapsible.query_one(Collapsible.Contents)
             buttons = contents.query_children(".object-state")
             before = buttons.first() if buttons else None
-            await contents.mount_all(_child_fields(node), before=before)
+            await contents.mount_all(fields_for(self.node.children), before=before)
             self.edited()
 
     @on(Button.Pressed, ".clear")
@@ -422,8 +423,47 @@ class ObjectField(FieldWidget):
         self.edited()
 
 
-def _child_fields(node: ObjectNode) -> list[FieldWidget]:
-    return [field_for(child) for child in node.children]
+SECTION_SIZE = 20
+"""Sibling fields beyond 1.5 times this many are grouped in sections of this many."""
+
+
+def fields_for(nodes: list[Node]) -> list[Widget]:
+    """Widgets for sibling fields. A long run is split into sections of `SECTION_SIZE`; only
+    the first is mounted now, the others when expanded (mounting is what costs time)."""
+    if len(nodes) <= SECTION_SIZE * 3 // 2:
+        return [field_for(node) for node in nodes]
+    return [
+        FieldSection(nodes[start : start + SECTION_SIZE], start, expanded=start == 0)
+        for start in range(0, len(nodes), SECTION_SIZE)
+    ]
+
+
+class FieldSection(Collapsible):
+    """A run of sibling fields, mounted when first expanded."""
+
+    DEFAULT_CSS = """
+    FieldSection { padding: 0; margin: 0; border-top: none; }
+    FieldSection > Contents { padding: 0 0 0 1; }
+    """
+
+    def __init__(self, nodes: list[Node], start: int, *, expanded: bool) -> None:
+        title = Text(f"fields {start + 1} to {start + len(nodes)}: ", style="bold")
+        title.append_text(literal(f"{nodes[0].label} … {nodes[-1].label}"))
+        fields = [field_for(node) for node in nodes] if expanded else []
+        super().__init__(*fields, title=Content.from_rich_text(title), collapsed=not expanded)
+        self.nodes = nodes
+        self._fields_mounted = expanded
+
+    @on(Collapsible.Expanded)
+    async def _expanded(self, event: Collapsible.Expanded) -> None:
+        if event.collapsible is not self:
+            return
+        event.stop()
+        if not self._fields_mounted:
+            self._fields_mounted = True
+            contents = self.query_one(Collapsible.Contents)
+            await contents.mount_all([field_for(node) for node in self.nodes])
+            self.post_message(FieldEdited())
 
 
 class ArrayField(FieldWidget):

@@ -12,37 +12,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.message import Message
-from textual.widgets import Button, Collapsible, Static, TextArea
+from textual.widgets import Button, Static, TextArea
 
-from fleet_tui.forms import FieldError, Form, Node, build_form
+from fleet_tui.forms import FieldError, Form, build_form
 from fleet_tui.ui.safe_text import literal, one_line
-from fleet_tui.ui.widgets.form_fields import FieldEdited, FieldWidget, field_for
+from fleet_tui.ui.widgets.form_fields import FieldEdited, FieldWidget, field_for, fields_for
 
 MAX_LISTED_ERRORS = 8
 
 
 class FormFields(VerticalScroll, can_focus=False):
-    """The fields of the root object (or the single field of a non-object schema).
-
-    A wide schema is split into sections of `SECTION_SIZE` fields; only the first is mounted
-    at once, the others when they are expanded (mounting is what costs, not the model).
-    """
+    """The fields of the root object (or the single field of a non-object schema)."""
 
     DEFAULT_CSS = """
     FormFields { height: auto; max-height: 100%; padding: 0 1 0 0; }
     FormFields > .no-arguments { color: $text-muted; }
-    FormFields > FieldSection { padding: 0; margin: 0; border-top: none; }
-    FormFields > FieldSection > Contents { padding: 0 0 0 1; }
     """
-
-    SECTION_SIZE = 20
 
     def __init__(self, form: Form) -> None:
         super().__init__()
@@ -56,32 +46,7 @@ class FormFields(VerticalScroll, can_focus=False):
         children = root.children
         if not children:
             yield Static("This tool takes no arguments.", classes="no-arguments")
-        if len(children) <= self.SECTION_SIZE * 3 // 2:
-            for child in children:
-                yield field_for(child)
-            return
-        for start in range(0, len(children), self.SECTION_SIZE):
-            yield FieldSection(children[start : start + self.SECTION_SIZE], start, start == 0)
-
-
-class FieldSection(Collapsible):
-    """A run of root fields, mounted when first expanded."""
-
-    def __init__(self, nodes: list[Node], start: int, expanded: bool) -> None:
-        title = Text(f"fields {start + 1} to {start + len(nodes)}: ", style="bold")
-        title.append_text(literal(f"{nodes[0].label} … {nodes[-1].label}"))
-        fields = [field_for(node) for node in nodes] if expanded else []
-        super().__init__(*fields, title=Content.from_rich_text(title), collapsed=not expanded)
-        self.nodes = nodes
-
-    @on(Collapsible.Expanded)
-    async def _expanded(self, event: Collapsible.Expanded) -> None:
-        if event.collapsible is not self:
-            return
-        contents = self.query_one(Collapsible.Contents)
-        if not contents.query_children(FieldWidget):
-            await contents.mount_all([field_for(node) for node in self.nodes])
-            self.post_message(FieldEdited())
+        yield from fields_for(children)
 
 
 class ToolForm(Vertical, can_focus=False):
