@@ -54,3 +54,15 @@ def test_busy_port_is_a_one_line_error():
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.mark.parametrize("port", ["99999", "http"])
+def test_bad_port_is_a_usage_error(port):
+    result = subprocess.run(
+        [sys.executable, "-m", "fleet_tui", "local", "serve", "--port", port],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "is not a port number" in result.stderr and "Traceback" not in result.stderr

@@ -13,8 +13,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     serve = actions.add_parser("serve", help="serve the host on 127.0.0.1 until Ctrl+C")
     serve.add_argument(
-        "--port", type=int, default=0, help="port to listen on (default: a free one)"
+        "--port", type=port_number, default=0, help="port to listen on (default: a free one)"
     )
+
+
+def port_number(text: str) -> int:
+    """A TCP port (0 picks a free one), for argparse."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)")
+    return port
 
 
 def run(args: argparse.Namespace) -> int:
