@@ -109,7 +109,7 @@ DOG = obj({"kind": {"const": "dog"}, "lives": {"type": "integer"}}, ["kind"])
 def test_union_of_objects_picks_the_branch_by_its_const_discriminator():
     form = build_form(obj({"pet": {"oneOf": [CAT, DOG]}}, ["pet"]))
     form.load({"pet": {"kind": "dog", "lives": 1}})
-    union = form._locate(("pet",))
+    union = form.field_at(("pet",))
     assert isinstance(union, UnionNode)
     assert union.discriminator == "kind" and union.branch_labels == ["cat", "dog"]
     assert union.active == 1
@@ -118,7 +118,7 @@ def test_union_of_objects_picks_the_branch_by_its_const_discriminator():
 
 def test_selecting_a_branch_sends_its_discriminator_and_keeps_earlier_input():
     form = build_form(obj({"pet": {"oneOf": [CAT, DOG]}}, ["pet"]))
-    union = form._locate(("pet",))
+    union = form.field_at(("pet",))
     union.branch_node().child("lives").set(3)
     union.select(1)
     assert form.value() == {"pet": {"kind": "dog"}}
@@ -145,7 +145,7 @@ def test_union_without_discriminator_picks_the_branch_that_validates():
     )
     form = build_form(schema)
     form.load({"v": {"b": 2}})
-    assert form._locate(("v",)).active == 1
+    assert form.field_at(("v",)).active == 1
     assert form.value() == {"v": {"b": 2}} and form.errors() == []
 
 

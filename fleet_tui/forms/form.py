@@ -31,10 +31,6 @@ class Form:
         """Why the schema cannot be used for validation, if it cannot."""
         return self.validator.problem
 
-    def reset(self) -> None:
-        """Back to the initial state: defaults filled in, everything else empty."""
-        self.root = self._builder.root(self.schema)
-
     def load(self, arguments: Any) -> None:
         """Fill the form from arguments; what cannot be shown as a field becomes raw JSON."""
         root = self._builder.root(self.schema)
@@ -55,18 +51,19 @@ class Form:
         return parse + map_errors(found, self._branch_at)
 
     def node_at(self, path: Path) -> Node | None:
-        """The field at a path (inside the active branch of unions), or None."""
-        node = self._locate(path)
+        """The node holding the value at a path (inside the active branch of unions), or None."""
+        node = self.field_at(path)
         return _unwrap(node) if node is not None else None
 
-    def _locate(self, path: Path) -> Node | None:
+    def field_at(self, path: Path) -> Node | None:
+        """The field at a path as the form shows it (a union stays a union), or None."""
         node: Node | None = self.root
         for key in path:
             node = _step(_unwrap(node), key) if node is not None else None
         return node
 
     def _branch_at(self, path: Path) -> int | None:
-        node = self._locate(path)
+        node = self.field_at(path)
         if isinstance(node, UnionNode):
             return node.active_branch_index
         return node.branch_index if node is not None else None
