@@ -130,9 +130,8 @@ async def main() -> None:
     shots = [await time_screenshot() for _ in range(RUNS)]
     first, scroll = median([o[0] for o in ours]), median([o[1] for o in ours])
     log_first, log_scroll = median([x[0] for x in logs]), median([x[1] for x in logs])
-    print(
-        f"1 MB JSON result ({len(text) / 1e6:.2f} MB, {len(json.dumps(json.loads(text), indent=2).splitlines())} lines pretty)"
-    )
+    lines = len(json.dumps(json.loads(text), indent=2).splitlines())
+    print(f"1 MB JSON result ({len(text) / 1e6:.2f} MB, {lines} lines pretty-printed)")
     print(
         f"  first paint   fleet-tui {first:.2f} s   Log baseline {log_first:.2f} s   "
         f"ratio {first / log_first:.2f}"
