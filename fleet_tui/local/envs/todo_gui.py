@@ -100,6 +100,28 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+@functools.lru_cache(maxsize=2048)
+def _glyphs(text: str, size: int) -> tuple[Image.Image, int, int]:
+    """`text` rendered once as an anti-aliased mask, with its offset from the origin
+    (drawing text is most of a frame's cost; the same strings come back every frame)."""
+    left, top, right, bottom = font(size).getbbox(text)
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font(size))
+    return mask, left, top
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, color) -> None:
+    """Like `draw.text`, pixel for pixel, from the glyph cache."""
+    if text:
+        mask, left, top = _glyphs(text, size)
+        draw.bitmap((int(xy[0]) + left, int(xy[1]) + top), mask, fill=color)
+
+
+@functools.lru_cache(maxsize=2048)
+def text_width(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
 def _button(draw: ImageDraw.ImageDraw, box: Box, label: str, fill, color, hover: bool) -> None:
     draw.rounded_rectangle(
         box,
@@ -107,23 +129,20 @@ def _button(draw: ImageDraw.ImageDraw, box: Box, label: str, fill, color, hover:
         fill=HOVER if hover and fill == WHITE else fill,
         outline=BORDER if fill == WHITE else None,
     )
-    text_font = font(20)
-    left, top, right, bottom = draw.textbbox((0, 0), label, font=text_font)
-    x = (box[0] + box[2] - (right - left)) // 2
-    y = (box[1] + box[3] - (bottom - top)) // 2 - top
-    draw.text((x, y), label, fill=color, font=text_font)
+    mask, left, top = _glyphs(label, 20)
+    x = (box[0] + box[2] - mask.width) // 2 - left
+    y = (box[1] + box[3] - mask.height) // 2 - top
+    _text(draw, (x, y), label, 20, color)
 
 
 def _field(draw: ImageDraw.ImageDraw, box: Box, text: str, placeholder: str, focused: bool) -> None:
     draw.rounded_rectangle(
         box, radius=8, fill=WHITE, outline=BLUE if focused else BORDER, width=3 if focused else 1
     )
-    text_font = font(24)
-    shown_text = text or placeholder
     y = (box[1] + box[3]) // 2 - 13
-    draw.text((box[0] + 16, y), shown_text, fill=TEXT if text else MUTED, font=text_font)
+    _text(draw, (box[0] + 16, y), text or placeholder, 24, TEXT if text else MUTED)
     if focused:
-        caret_x = box[0] + 16 + (draw.textlength(text, font=text_font) if text else 0) + 2
+        caret_x = box[0] + 16 + text_width(text, 24) + 2
         draw.line((caret_x, box[1] + 12, caret_x, box[3] - 12), fill=BLUE, width=2)
 
 
@@ -147,12 +166,10 @@ def render(todos: list[Todo], ui: Ui) -> bytes:
     mouse = (ui.cursor_x, ui.cursor_y)
 
     draw.rectangle((0, 0, WIDTH, 72), fill=HEADER)
-    draw.text((40, 18), "Todo", fill=WHITE, font=font(32))
+    _text(draw, (40, 18), "Todo", 32, WHITE)
     left = sum(not todo.done for todo in todos)
     status = f"{left} item{'s' if left != 1 else ''} left"
-    draw.text(
-        (WIDTH - 40 - draw.textlength(status, font=font(20)), 26), status, fill=WHITE, font=font(20)
-    )
+    _text(draw, (WIDTH - 40 - text_width(status, 20), 26), status, 20, WHITE)
 
     _field(draw, INPUT, ui.draft, "What needs to be done?", ui.focus == "new")
     _button(draw, ADD_BUTTON, "Add", BLUE, WHITE, inside(ADD_BUTTON, *mouse))
@@ -170,7 +187,7 @@ def render(todos: list[Todo], ui: Ui) -> bytes:
 
     visible = rows(todos, ui)
     if not visible:
-        draw.text((60, LIST_TOP + 16), "Nothing to show.", fill=MUTED, font=font(24))
+        _text(draw, (60, LIST_TOP + 16), "Nothing to show.", 24, MUTED)
     for row in visible:
         draw.rounded_rectangle(
             row.box, radius=8, fill=HOVER if inside(row.box, *mouse) else WHITE, outline=BORDER
@@ -188,9 +205,9 @@ def render(todos: list[Todo], ui: Ui) -> bytes:
         else:
             color = MUTED if row.todo.done else TEXT
             y = row.box[1] + 12
-            draw.text((row.title[0] + 16, y), row.todo.title, fill=color, font=font(24))
+            _text(draw, (row.title[0] + 16, y), row.todo.title, 24, color)
             if row.todo.done:
-                width = draw.textlength(row.todo.title, font=font(24))
+                width = text_width(row.todo.title, 24)
                 mid = y + 14
                 draw.line(
                     (row.title[0] + 16, mid, row.title[0] + 16 + width, mid), fill=color, width=2
@@ -200,7 +217,7 @@ def render(todos: list[Todo], ui: Ui) -> bytes:
     hidden = len(shown(todos, ui)) - ui.scroll - len(visible)
     if ui.scroll or hidden > 0:
         note = f"{ui.scroll} above, {max(hidden, 0)} below (scroll to see more)"
-        draw.text((40, LIST_BOTTOM - 2), note, fill=MUTED, font=font(16))
+        _text(draw, (40, LIST_BOTTOM - 2), note, 16, MUTED)
 
     _cursor(draw, *mouse)
     buffer = io.BytesIO()
