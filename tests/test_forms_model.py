@@ -463,3 +463,11 @@ def test_clearing_a_nested_object_leaves_its_parent_alone():
     assert form.value() == {}
     m.clear()
     assert form.value() == {}
+
+
+def test_strings_a_text_box_cannot_hold_are_edited_as_json():
+    form = build_form(obj({"s": {"type": "string"}}))
+    form.load({"s": "two\nlines \x1b[31m"})
+    field = form.node_at(("s",))
+    assert isinstance(field, RawNode) and field.text == '"two\\nlines \\u001b[31m"'
+    assert form.value() == {"s": "two\nlines \x1b[31m"} and form.errors() == []

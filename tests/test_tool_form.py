@@ -215,3 +215,21 @@ async def test_wide_schema_mounts_sections_lazily_and_lists_hidden_errors():
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.submitted == [{"f45": "x"}]
+
+
+async def test_terminal_escapes_in_schema_or_values_never_reach_the_screen():
+    evil = "\x1b[31mred\x07"
+    schema = {
+        "type": "object",
+        "properties": {
+            f"key{evil}": {"type": "string", "description": f"[/] {evil}", "enum": [evil, "ok"]},
+            "text": {"type": "string", "title": evil},
+        },
+    }
+    app = FormHost(schema)
+    async with app.run_test(size=(80, 20)) as pilot:
+        await pilot.pause()
+        app.query_one(ToolForm).load({"text": f"two\nlines {evil}"})
+        await pilot.pause()
+        assert "\x1b" not in app.export_screenshot()
+        assert app.query_one(ToolForm).value() == {"text": f"two\nlines {evil}"}
