@@ -223,7 +223,7 @@ class ScalarNode(Node):
         if super().accepts(value):
             return True
         if self.kind == "string":
-            return isinstance(value, str) and not _UNTYPABLE.search(value)
+            return isinstance(value, str) and typable(value)
         if self.kind == "boolean":
             return isinstance(value, bool)
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -270,6 +270,11 @@ class ScalarNode(Node):
 _UNTYPABLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 """Characters a one-line text box cannot show or keep (newlines, tabs, terminal controls):
 strings holding them are edited as JSON text, where they are escaped."""
+
+
+def typable(text: str) -> bool:
+    """Whether a one-line text box can show and keep `text` unchanged."""
+    return not _UNTYPABLE.search(text)
 
 
 def parse_number(text: str, *, integer: bool) -> int | float | None:

@@ -30,6 +30,7 @@ from fleet_tui.forms import (
     ScalarNode,
     UnionNode,
 )
+from fleet_tui.forms.nodes import typable
 from fleet_tui.ui.safe_text import literal, one_line
 
 NULL_OPTION = -1
@@ -613,9 +614,12 @@ class MapField(FieldWidget):
         assert isinstance(node, MapNode)
         for index, entry in enumerate(node.entries):
             with Horizontal(classes="map-row"):
-                key = Input(str(entry.key), placeholder="key", classes="map-key", compact=True)
-                key.entry_index = index  # type: ignore[attr-defined]
-                yield key
+                if typable(str(entry.key)):
+                    key = Input(str(entry.key), placeholder="key", classes="map-key", compact=True)
+                    key.entry_index = index  # type: ignore[attr-defined]
+                    yield key
+                else:  # shown escaped, not editable: a text box would show it raw or alter it
+                    yield Static(json.dumps(entry.key), classes="map-key")
                 yield field_for(entry, bare=True)
                 button = Button("✕", classes="remove-entry", compact=True)
                 button.entry_index = index  # type: ignore[attr-defined]
