@@ -9,7 +9,7 @@ import contextlib
 import signal
 from collections.abc import Awaitable, Callable
 
-from fleet_tui.commands.output import err, warn
+from fleet_tui.commands.output import err, one_line, warn
 from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.targets import Target
 
@@ -38,10 +38,10 @@ async def _run(target: Target, work: Work) -> int:
             raise
         err("fleet-tui: terminated")
         return EXIT_TERMINATED
-    except (EnvError, KeyboardInterrupt):
-        raise
+    except EnvError as error:  # its text may come from the env: one clean line
+        raise EnvError(one_line(error.message), exit_code=error.exit_code) from None
     except Exception as error:
-        raise EnvError(f"unexpected error: {describe_error(error)}") from None
+        raise EnvError(one_line(f"unexpected error: {describe_error(error)}")) from None
     finally:
         warnings_before = set(env.warnings())
         await env.close()
@@ -58,6 +58,8 @@ def _cancel_on_sigterm() -> asyncio.Event:
     loop = asyncio.get_running_loop()
 
     def on_sigterm() -> None:
+        if terminated.is_set():  # already closing: let the cleanup finish
+            return
         terminated.set()
         if task is not None:
             task.cancel()

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
             print_json({"instance_id": env.info.instance_id, **result.model_dump(mode="json")})
         else:
             out(f"reset {'ok' if result.success else 'FAILED'}: {result.message}")
-            if result.result is not None:
+            if result.result is not None and result.result.text():
                 out(result.result.text())
         if not result.success:
             err("fleet-tui: the reset failed")
