@@ -234,3 +234,24 @@ async def test_terminal_escapes_in_schema_or_values_never_reach_the_screen():
         await pilot.pause()
         assert "\x1b" not in app.export_screenshot()
         assert app.query_one(ToolForm).value() == arguments
+
+
+async def test_key_value_editor_add_rename_fill_remove():
+    app = FormHost(corpus_schema("pydantic_search_issues"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await type_into(pilot, app, ("query",), "bug")
+        labels = field(app, "labels")
+        for _ in range(2):
+            labels.query_one(".add-entry").focus()
+            await pilot.press("enter")
+            await pilot.pause()
+        first_key = labels.query(".map-key").first(Input)
+        first_key.focus()
+        await pilot.press("ctrl+u", *"team", "tab", *"ui")
+        labels.query(".remove-entry").last().focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.submitted == [{"query": "bug", "limit": 20, "labels": {"team": "ui"}}]
