@@ -200,3 +200,11 @@ async def test_local_starts_and_stops_the_embedded_host():
     assert screenshot.images()[0].data.startswith(b"\x89PNG")
     assert env.info.kind == "local"
     assert not host._thread.is_alive()
+
+
+async def test_unreachable_host_is_named(local_host):
+    dead = local_host.base_url.rsplit(":", 1)[0] + ":1"
+    env = FleetEnv(Target(env_key="tracker", base_url=dead, api_key=TEST_API_KEY), max_retries=0)
+    with pytest.raises(EnvError, match=f"cannot provision tracker: {dead} is unreachable"):
+        await env.connect()
+    await env.close()

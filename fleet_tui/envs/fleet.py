@@ -47,6 +47,16 @@ CLOSE_TIMEOUT_S = 30.0
 """How long `close()` waits for a create in flight before giving up on it."""
 
 
+def causes(error: BaseException) -> list[BaseException]:
+    """`error` and the exceptions it was raised from or during, outermost first."""
+    chain: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
 def fleet_client(
     base_url: str | None, api_key: str | None, *, max_retries: int | None = None
 ) -> fleet.AsyncFleet:
@@ -184,7 +194,7 @@ class FleetEnv:
             raise EnvError(await self._explain(error, doing)) from None
 
     async def _explain(self, error: Exception, doing: str) -> str:
-        kinds = {cls.__name__ for cls in type(error).__mro__}
+        kinds = {cls.__name__ for cause in causes(error) for cls in type(cause).__mro__}
         message = getattr(error, "message", None) or str(error) or type(error).__name__
         if "FleetEnvironmentNotFoundError" in kinds:
             return f"cannot {doing}: {message}{await self._available_envs()}"
