@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from tests.app_driver import SIZE, wait_connected, wait_for
 
 
@@ -52,3 +55,28 @@ async def test_copy_command_reproduces_the_call(two_servers):
             f"fleet-tui call --mcp {two_servers.mcp[0]} --mcp {two_servers.mcp[1]} echo "
             '--args \'{"text":"it\'"\'"\'s"}\''
         )
+
+
+@pytest.fixture
+def silent_url():
+    """A TCP port that accepts connections and never answers (a hung server)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+
+
+async def test_connecting_shows_progress_and_esc_cancels_it(silent_url):
+    app = FleetTuiApp(Target(mcp=[silent_url]))
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.query_one(ProgressPanel)
+        await wait_for(pilot, lambda: panel.shown and panel.lines)
+        assert "Connecting" in panel.lines[0]
+        await wait_for(
+            pilot, lambda: "0:01 elapsed" in str(panel.query_one("#progress-elapsed").content)
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.banner.shown)
+        assert "cancelled" in app.banner.message and not panel.shown
+        assert app.env is None and app.connection_state == "idle"
+        assert app.banner.action == "reconnect"

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from fleet_tui.targets import Target
@@ -33,6 +33,10 @@ def hostile_server() -> MCPServer:
     @server.tool(description="Fails with [/] markup and \x1b[1mescapes\x1b[0m.")
     def explode() -> str:
         raise ToolError("[/][red]boom\x1b[5m")
+
+    @server.tool(description="An image whose bytes are not an image.")
+    def broken_image() -> Image:
+        return Image(data=b"\x89PNG\r\n\x1a\n truncated", format="png")
 
     @server.tool(description="A tool whose input schema is broken.")
     def broken(value: str = "") -> str:
@@ -87,6 +91,10 @@ async def test_hostile_names_results_and_errors_are_shown_literally(hostile_url)
         await pilot.press("f1")
         await pilot.pause()
         await pilot.press("escape")
+        broken = await call(pilot, "broken_image")
+        assert broken.status == "ok"
+        [view] = app.query("#rendered ImageView")
+        assert view.picture is None and "cannot decode image" in view.error
         svg = app.export_screenshot()
         assert "\x1b" not in svg and app.is_running
 

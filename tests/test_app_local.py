@@ -138,3 +138,23 @@ async def test_desktop_todo_live_mode_acts_on_click(local_host):
         state = await call(pilot, "app_state")
         assert state.result.structured["ui"]["filter"] == "done"
         assert todo_titles(state) == before
+
+
+async def test_keep_leaves_the_instance_and_says_how_to_attach(local_host, instances):
+    import httpx
+
+    kept = target(local_host, "tracker").model_copy(update={"keep": True})
+    app = FleetTuiApp(kept)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        instance = app.env.info.instance_id
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running, timeout=30)
+    try:
+        assert instance in instances()
+        assert app.keep_note == [
+            f"Instance {instance} is still running (--keep).",
+            f"Attach again with: fleet-tui --instance {instance} --base-url {local_host.base_url}",
+        ]
+    finally:
+        httpx.delete(f"{local_host.base_url}/v1/env/instances/{instance}", timeout=10)

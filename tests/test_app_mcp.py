@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image as PILImage
 
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
@@ -56,7 +57,8 @@ async def test_call_shows_text_history_and_timing(two_servers):
         assert "hello from the form" in raw
 
 
-async def test_image_result_and_json_tree(two_servers):
+async def test_image_result_full_screen_save_and_json_tree(two_servers, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     app = FleetTuiApp(two_servers)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
@@ -64,6 +66,18 @@ async def test_image_result_and_json_tree(two_servers):
         views = list(app.query("#rendered ImageView"))
         assert len(views) == 1 and views[0].picture is not None
         assert views[0].picture.size == (4, 3)
+        # Fitted with the aspect ratio kept: 4x3 pixels in 10x20-pixel cells -> rows = cols * 3/8.
+        columns, rows = views[0].rendered_cells
+        assert abs(rows - columns * 3 / 8) <= 1
+        await pilot.click("#rendered")
+        await pilot.press("f")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ImageScreen")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: list(tmp_path.glob("fleet-tui-*.png")))
+        [saved] = tmp_path.glob("fleet-tui-*.png")
+        assert PILImage.open(saved).size == (4, 3)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: type(app.screen).__name__ != "ImageScreen")
         await call(pilot, "echo", {"text": '{"items": [{"id": 1}, {"id": 2}], "ok": true}'})
         [block] = app.query("#rendered JsonBlock")
         assert '"items"' in str(block.query_one(".json").content)

@@ -274,12 +274,17 @@ class FleetTuiApp(App[int]):
 
     def _remember_kept(self, env: Env) -> None:
         info = env.info
-        if info.keep and info.instance_id:
+        if not (info.keep and info.instance_id):
+            return
+        self.keep_note[:] = [f"Instance {info.instance_id} is still running (--keep)."]
+        if self.target.local:
+            self.keep_note.append(
+                "The embedded local host stops with fleet-tui, and the instance with it: for "
+                "instances that outlive the app, run `fleet-tui local serve` and use --base-url."
+            )
+        else:
             command = " ".join(["fleet-tui", *target_options(self.target, info.instance_id)])
-            self.keep_note[:] = [
-                f"Instance {info.instance_id} is still running (--keep).",
-                f"Attach again with: {command}",
-            ]
+            self.keep_note.append(f"Attach again with: {command}")
 
     def action_reconnect(self) -> None:
         if self.shutting_down:
