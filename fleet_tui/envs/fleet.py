@@ -313,7 +313,7 @@ class FleetEnv:
                 )
         if self.fleet is not None:
             with contextlib.suppress(Exception):
-                await self.fleet._httpx_client.aclose()
+                await self.fleet.client.httpx_client.aclose()
         if self.local_host is not None:
             await asyncio.to_thread(self.local_host.stop)
 
