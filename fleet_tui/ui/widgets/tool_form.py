@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -92,7 +93,7 @@ class ToolForm(Vertical, can_focus=False):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="tool-form-bar"):
-            yield Static("Fields  (f4: raw JSON, ctrl+s: send)", classes="tool-form-mode")
+            yield Static(self._mode_line(0), classes="tool-form-mode")
             toggle = Button("{ } JSON", classes="toggle-raw", compact=True)
             toggle.can_focus = False  # f4 does the same; the first tab stop is the first field
             yield toggle
@@ -158,8 +159,15 @@ class ToolForm(Vertical, can_focus=False):
             self._set_raw_text(self.form.value())
             self.query_one(TextArea).focus()
         self.set_class(self.raw_mode, "raw-mode")
-        mode = "Raw JSON  (f4: fields" if self.raw_mode else "Fields  (f4: raw JSON"
-        self.query_one(".tool-form-mode", Static).update(f"{mode}, ctrl+s: send)")
+        self.show_errors()
+
+    def _mode_line(self, problems: int) -> Text:
+        """`Fields (f4: raw JSON, ctrl+s: send)  2 problems`."""
+        other = "fields" if self.raw_mode else "raw JSON"
+        line = Text(f"{'Raw JSON' if self.raw_mode else 'Fields'}  (f4: {other}, ctrl+s: send)")
+        if problems:
+            line.append(f"  {problems} problem{'s' if problems > 1 else ''}", style="bold red")
+        return line
 
     @on(Button.Pressed, ".toggle-raw")
     async def _toggle_pressed(self, event: Button.Pressed) -> None:
@@ -194,6 +202,8 @@ class ToolForm(Vertical, can_focus=False):
         by_path: dict[tuple, list[str]] = {}
         for error in self.form.errors():
             by_path.setdefault(error.path, []).append(error.message)
+        count = len(self.errors())
+        self.query_one(".tool-form-mode", Static).update(self._mode_line(count))
         if not self.raw_mode:
             for field in self.query(FieldWidget):
                 field.show_error(by_path.pop(field.node.path, []))
