@@ -471,3 +471,19 @@ def test_strings_a_text_box_cannot_hold_are_edited_as_json():
     field = form.node_at(("s",))
     assert isinstance(field, RawNode) and field.text == '"two\\nlines \\u001b[31m"'
     assert form.value() == {"s": "two\nlines \x1b[31m"} and form.errors() == []
+
+
+def test_union_branch_labels_come_from_tags_titles_consts_and_types():
+    schema = obj(
+        {
+            "v": {
+                "anyOf": [
+                    {"const": "auto"},
+                    {"type": "integer"},
+                    obj({"a": {"type": "string"}}, title="Custom"),
+                ]
+            }
+        }
+    )
+    union = build_form(schema).field_at(("v",))
+    assert union.branch_labels == ["auto", "integer", "Custom"]

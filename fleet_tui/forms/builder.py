@@ -296,6 +296,9 @@ def _branch_label(schema: Schema, tag: Any, index: int) -> str:
         title = schema.get("title")
         if isinstance(title, str) and title:
             return title
+        value = _single_value(schema)
+        if value is not _NO_VALUE:
+            return _option_label(value)
         declared = schema.get("type")
         if isinstance(declared, str):
             return declared
