@@ -9,7 +9,7 @@ import pytest
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
-from tests.app_driver import SIZE, wait_connected, wait_for
+from tests.app_driver import SIZE, call, wait_connected, wait_for, wait_idle
 
 
 @pytest.fixture
@@ -24,6 +24,14 @@ async def test_palette_lists_actions_and_tools(two_servers):
         titles = [e.title for e in app.palette_entries()]
         assert "Call tool echo" in titles
         assert any(t.startswith("Reset the env") for t in titles)
+        assert "History: re-run the call" in titles
+        assert "Result view: save the image as PNG" in titles
+        await call(pilot, "echo", {"text": "again"})
+        rerun = next(e for e in app.palette_entries() if e.title == "History: re-run the call")
+        await rerun.run()
+        await wait_for(pilot, lambda: len(app.entries) == 2)
+        await wait_idle(pilot)
+        assert app.entries[1].arguments == {"text": "again"} and app.entries[1].status == "ok"
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"call tool pict")

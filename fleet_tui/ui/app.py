@@ -32,7 +32,7 @@ from fleet_tui.targets import Target, make_env
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command, target_options
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry
-from fleet_tui.ui.keymap import bindings_for, palette_actions
+from fleet_tui.ui.keymap import AREAS, bindings_for, key_label, palette_actions
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
 from fleet_tui.ui.safe_text import one_line
 from fleet_tui.ui.screens.help import HelpScreen
@@ -94,6 +94,7 @@ class FleetTuiApp(App[int]):
         self.episode = Episode()
         self.entries: list[HistoryEntry] = []
         self.pending_actions: list[dict[str, Any]] = []
+        self.seen_warnings: set[str] = set()
         self.shutting_down = False
         self.keep_note = keep_note if keep_note is not None else []
         """Filled on exit with lines telling how to attach again to a kept instance."""
@@ -194,10 +195,19 @@ class FleetTuiApp(App[int]):
                 heartbeat=getattr(env, "heartbeat_state", None),
             )
         )
+        if self.connection_state == "connected":
+            self._notify_new_warnings()
         down = [e for e in endpoints if e.state == EndpointState.DOWN]
         if self.connection_state == "connected" and down and not self.banner.shown:
             names = ", ".join(f"{e.url} ({e.error or 'down'})" for e in down)
             self.banner.show(f"Connection lost: {names}", action="reconnect", label="Reconnect")
+
+    def _notify_new_warnings(self) -> None:
+        """Show each of the env's warnings once (a failed heartbeat, a tool-name clash, ...)."""
+        for warning in self.env.warnings() if self.env else []:
+            if warning not in self.seen_warnings:
+                self.seen_warnings.add(warning)
+                self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
 
     # -- connecting ------------------------------------------------------------------------------
 
@@ -247,8 +257,7 @@ class FleetTuiApp(App[int]):
     async def _tools_ready(self, tools: list[Tool]) -> None:
         self.tools = tools
         self.tool_list.set_tools(tools)
-        for warning in self.env.warnings() if self.env else []:
-            self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
+        self._notify_new_warnings()
         self.screenshot_pane.display = self.computer_use
         self.query_one("#body").set_class(self.computer_use, "-computer")
         self.query_one("#sidebar").display = not self.computer_use
@@ -585,18 +594,34 @@ class FleetTuiApp(App[int]):
         self.push_screen(HelpScreen(self.focused_area()))
 
     def palette_entries(self) -> list[PaletteEntry]:
-        entries = [
-            PaletteEntry(action.description, f"key {action.key}", self._runner(action.name))
-            for action in palette_actions()
-        ]
+        areas = {
+            getattr(widget, "HELP_AREA", ""): widget
+            for widget in self.query(
+                "ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane"
+            )
+            if widget.display
+        }
+        entries = []
+        for action in palette_actions():
+            target = self if action.area == "global" else areas.get(action.area)
+            if target is None:
+                continue
+            title = action.description
+            if action.area != "global":
+                title = f"{AREAS[action.area]}: {title[0].lower()}{title[1:]}"
+            entries.append(
+                PaletteEntry(
+                    title, f"key {key_label(action.key)}", self._runner(action.name, target)
+                )
+            )
         for tool in self.tools:
             entries.append(
                 PaletteEntry(f"Call tool {tool.name}", tool.description, self._tool_opener(tool))
             )
         return entries
 
-    def _runner(self, action: str) -> Callable[[], Any]:
-        return lambda: self.run_action(action)
+    def _runner(self, action: str, target: Any) -> Callable[[], Any]:
+        return lambda: self.run_action(action, default_namespace=target)
 
     def _tool_opener(self, tool: Tool) -> Callable[[], Any]:
         async def open_tool() -> None:

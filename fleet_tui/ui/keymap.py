@@ -25,7 +25,8 @@ class Action:
     show: bool = True
     """Shown in the footer."""
     palette: bool = True
-    """Offered in the command palette (runs on the app as `action_<name>`)."""
+    """Offered in the command palette (runs `action_<name>` on the app, or on the widget of
+    its area)."""
     priority: bool = False
 
 
@@ -65,34 +66,25 @@ ACTIONS: list[Action] = [
         "Full-screen view of the image",
         area="result",
         short="Full screen",
-        palette=False,
     ),
-    Action(
-        "save_image", "s", "Save the image as PNG", area="result", short="Save PNG", palette=False
-    ),
-    Action(
-        "toggle_tree", "t", "JSON as a tree / as text", area="result", short="Tree", palette=False
-    ),
-    Action(
-        "show_entry", "enter", "Show the call's result", area="history", short="Show", palette=False
-    ),
-    Action("rerun", "r", "Re-run the call", area="history", short="Re-run", palette=False),
+    Action("save_image", "s", "Save the image as PNG", area="result", short="Save PNG"),
+    Action("toggle_tree", "t", "JSON as a tree / as text", area="result", short="Tree"),
+    Action("show_entry", "enter", "Show the call's result", area="history", short="Show"),
+    Action("rerun", "r", "Re-run the call", area="history", short="Re-run"),
     Action(
         "load_args",
         "l",
         "Load its arguments into the form",
         area="history",
         short="Load args",
-        palette=False,
     ),
-    Action("open_image", "f", "Full-screen view", area="screenshot", palette=False),
+    Action("open_image", "f", "Full-screen view", area="screenshot"),
     Action(
         "save_image",
         "s",
         "Save the screenshot as PNG",
         area="screenshot",
         short="Save PNG",
-        palette=False,
     ),
     Action("close", "escape", "Close", area="image", palette=False),
     Action("save_image", "s", "Save as PNG", area="image", palette=False),
@@ -123,7 +115,8 @@ def actions_for(area: str) -> list[Action]:
 
 
 def palette_actions() -> list[Action]:
-    return [a for a in ACTIONS if a.palette and a.area == "global"]
+    """Actions offered in the command palette (area actions run on that area's widget)."""
+    return [a for a in ACTIONS if a.palette]
 
 
 def key_label(key: str) -> str:
