@@ -96,7 +96,13 @@ def map_errors(
     """Field errors for jsonschema errors. `branch_at(path)` tells which `oneOf`/`anyOf` branch
     the form shows at a path, so a union's error is reported inside that branch."""
     out: list[FieldError] = []
+    required_done: set[tuple[Path, str]] = set()
     for error in errors:
+        if error.validator == "required":  # one error per missing key; all are mapped at once
+            seen = (tuple(error.absolute_path), repr(error.validator_value))
+            if seen in required_done:
+                continue
+            required_done.add(seen)
         out.extend(_map_one(error, branch_at))
     return list(dict.fromkeys(out))
 

@@ -200,9 +200,10 @@ class ToolForm(Vertical, can_focus=False):
     def show_errors(self) -> None:
         """Validate and put each error under its field; list the rest at the bottom."""
         by_path: dict[tuple, list[str]] = {}
-        for error in self.form.errors():
+        errors = self.form.errors()
+        for error in errors:
             by_path.setdefault(error.path, []).append(error.message)
-        count = len(self.errors())
+        count = len(errors) + (1 if self.raw_mode and self._raw_problem else 0)
         self.query_one(".tool-form-mode", Static).update(self._mode_line(count))
         if not self.raw_mode:
             for field in self.query(FieldWidget):
