@@ -255,6 +255,12 @@ class TaskPanel(Vertical):
         if app.env is None or app.connection_state != "connected":
             self.notify("Not connected.", severity="error")
             return
+        if task is not None and self.active is None:
+            # Verifying a task that was only picked, not started: it becomes the session's task.
+            self.active = task
+            if self.recorder is not None:
+                self.recorder.task(task)
+            self._refresh_status()
         answer = self.query_one("#final-answer", Input).value or None
         self._verify(task, answer)
 
