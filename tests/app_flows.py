@@ -57,9 +57,9 @@ async def tracker_form(pilot) -> None:
 
 
 async def tracker_text_result(pilot) -> None:
-    """A text result: an issue created."""
+    """A text result: the tool's error message, in the error style."""
     await wait_connected(pilot)
-    await call(pilot, "add_comment", {"issue_id": 1, "body": "Reproduced on **staging**."})
+    await call(pilot, "get_issue", {"issue_id": 9999})
     await pilot.pause(0.3)
 
 

@@ -315,6 +315,7 @@ class FleetTuiApp(App[int]):
         if tool is None:
             self.notify(f"No tool named {one_line(name, 80)}", severity="error", markup=False)
             return
+        self.tool_list.highlight(name)
         await self.tool_panel.show_tool(tool, arguments)
 
     @on(ToolList.Chosen)
@@ -420,13 +421,27 @@ class FleetTuiApp(App[int]):
                 )
             )
             return
-        plan = await asyncio.to_thread(
-            plan_result, entry.result, self.tool_named(entry.tool), _title(entry)
-        )
+        try:
+            plan = await asyncio.to_thread(
+                plan_result, entry.result, self.tool_named(entry.tool), _title(entry)
+            )
+        except Exception as error:  # a result we cannot format must not take the app down
+            plan = plan_message(
+                f"Cannot display this result: {describe(error)}", is_error=True, title=_title(entry)
+            )
         await self.show_plan(plan)
 
     async def show_plan(self, plan: ResultPlan) -> None:
-        await self.result_view.show(plan)
+        try:
+            await self.result_view.show(plan)
+        except Exception as error:
+            await self.result_view.show(
+                plan_message(
+                    f"Cannot display this result: {describe(error)}",
+                    is_error=True,
+                    title=plan.title,
+                )
+            )
 
     def action_cancel_call(self) -> None:
         if self.query_one(ProgressPanel).shown:

@@ -140,6 +140,12 @@ class ToolList(Vertical):
                 return tool
         return None
 
+    def highlight(self, name: str) -> None:
+        """Move the list's highlight to `name` if it is shown (no message)."""
+        for index, tool in enumerate(self.shown):
+            if tool.name == name:
+                self.query_one(OptionList).highlighted = index
+
     def focus_filter(self) -> None:
         self.query_one("#tool-filter", Input).focus()
 
