@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from fleet_tui.commands.call import parse_arguments
+from fleet_tui.commands.call import parse_arguments, unknown_arguments
+from fleet_tui.envs.base import Tool
 from tests.cli_run import (
     TASKS,
     assert_one_line_error,
@@ -76,6 +77,17 @@ def test_args_json_and_pairs_merge_with_json_values():
     arguments = parse_arguments('{"project": "WEB", "limit": 5}', ["limit=2", "q=a b", "on=true"])
 
     assert arguments == {"project": "WEB", "limit": 2, "q": "a b", "on": True}
+
+
+def test_arguments_the_schema_does_not_list_are_warned_about():
+    tool = Tool(name="t", input_schema={"type": "object", "properties": {"a": {}, "b": {}}})
+    free = Tool(name="free", input_schema={"type": "object"})
+
+    assert unknown_arguments([tool], "t", {"a": 1, "c": 2}) == [
+        "t has no argument 'c' (it takes: a, b)"
+    ]
+    assert unknown_arguments([tool], "t", {"a": 1}) == []
+    assert unknown_arguments([free], "free", {"anything": 1}) == []
 
 
 def test_call_tool_error_exits_1(host):

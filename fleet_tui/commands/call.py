@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from fleet_tui.commands.output import err, out, pretty_json, print_json
+from fleet_tui.commands.output import err, out, pretty_json, print_json, warn
 from fleet_tui.envs.base import (
     AudioBlock,
     Env,
@@ -23,6 +23,7 @@ from fleet_tui.envs.base import (
     ResourceBlock,
     ResourceLinkBlock,
     TextBlock,
+    Tool,
     ToolResult,
     UnknownBlock,
 )
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
     target = target_from_args(args)
 
     async def work(env: Env) -> int:
+        for warning in unknown_arguments(await env.list_tools(), args.tool, arguments):
+            warn(warning)
         result = await env.call_tool(args.tool, arguments)
         files = BlockFiles(args.save_images, args.tool)
         if args.json:
@@ -89,6 +92,18 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     return run_on_env(target, work)
+
+
+def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -> list[str]:
+    """Warnings for argument names the tool's input schema does not list (servers often
+    ignore them silently)."""
+    tool = next((tool for tool in tools if tool.name == name), None)
+    properties = (tool.input_schema.get("properties") if tool else None) or {}
+    unknown = [key for key in arguments if key not in properties]
+    if not properties or not unknown:
+        return []
+    known = ", ".join(properties)
+    return [f"{name} has no argument {key!r} (it takes: {known})" for key in unknown]
 
 
 class BlockFiles:
