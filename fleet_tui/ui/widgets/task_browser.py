@@ -76,6 +76,10 @@ class TaskBrowser(Vertical):
                 key=str(index),
             )
 
+    def set_tasks(self, tasks: list[Task]) -> None:
+        self.tasks = tasks
+        self.apply_filter(self.query_one(Input).value)
+
     def current(self) -> Task | None:
         table = self.table
         if not table.row_count:

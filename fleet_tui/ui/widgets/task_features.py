@@ -64,7 +64,7 @@ class TaskFeatures:
         actions = getattr(app, "extension_actions", None)
         if actions is not None:
             actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
-        if self.tasks or self.adhoc is not None:
+        if self.tasks or self.adhoc is not None or app.target.kind == "openenv":
             panel = TaskPanel(
                 self.tasks,
                 mode=self.mode,

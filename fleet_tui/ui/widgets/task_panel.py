@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from fleet_tui.ui.app import FleetTuiApp
 
 COMPUTER_TOOL = "computer"
+REWARD_LINES = 6
+OPENENV_TASK_LIMIT = 200
+"""Tasks listed per split of an OpenEnv server (the rest stay on the server)."""
 
 
 def takes_final_answer(code: str | None) -> bool:
@@ -118,6 +121,9 @@ class TaskPanel(Vertical):
         """The started task: the one the verifier runs for."""
         self.verdicts: list[tuple[Verdict, str | None]] = []
         self.modality_note: str | None = None
+        self.rewards: list[str] = []
+        """One line per rewarded step: `#3 finish reward 1 · total 1`."""
+        self.reward_total = 0.0
 
     @property
     def fleet_app(self) -> FleetTuiApp:
@@ -150,9 +156,8 @@ class TaskPanel(Vertical):
         text.append(f"  · verifier: {self.mode}", style="dim")
         if self.adhoc is not None:
             text.append(f" · file {one_line(self.adhoc.path.name, 40)}", style="dim")
-        episode = getattr(self.fleet_app, "episode", None) if self.is_mounted else None
-        if episode is not None and episode.seen:
-            text.append(f"\nreward {episode.last_reward} · total {episode.total_reward:g}")
+        for line in self.rewards[-REWARD_LINES:]:
+            text.append("\n" + line)
         if self.modality_note:
             text.append("\n" + self.modality_note, style="yellow")
         return text
@@ -220,6 +225,9 @@ class TaskPanel(Vertical):
             app.start_connect()  # env_ready applies the modality
         else:
             self.notify(f"Starting {task.key}: resetting the env…", markup=False)
+            if app.target.kind == "openenv" and task.split is not None:
+                # OpenEnvEnv resets into its session's task (split, index).
+                getattr(env, "inner", env).task = (task.split, task.index)
             app.run_worker(app._reset(None), group="call", exit_on_error=False)
 
     def apply_modality(self) -> None:
@@ -234,11 +242,41 @@ class TaskPanel(Vertical):
 
     def _env_ready(self, _tools: Any) -> None:
         self.apply_modality()
+        if self.fleet_app.target.kind == "openenv" and not self.tasks:
+            self._load_openenv_tasks()
+
+    @work(group="openenv-tasks", exclusive=True, exit_on_error=False)
+    async def _load_openenv_tasks(self) -> None:
+        """The tasks an OpenEnv server serves on its task routes (imported envs have them)."""
+        env = self.fleet_app.env
+        try:
+            splits = await env.splits()  # type: ignore[union-attr]
+            tasks: list[Task] = []
+            for split in splits:
+                tasks += await env.task_range(split["name"], 0, OPENENV_TASK_LIMIT)  # type: ignore[union-attr]
+        except (EnvError, AttributeError) as error:
+            message = error.message if isinstance(error, EnvError) else "no task routes"
+            self.query_one(VerdictView).show_message(f"No tasks from the server: {message}")
+            return
+        if not tasks:
+            self.query_one(VerdictView).show_message("The server has no task routes.")
+            return
+        self.tasks = tasks
+        self.query_one(TaskBrowser).set_tasks(tasks)
 
     def _env_reset(self, _outcome: Any) -> None:
+        self.reward_total = 0.0
+        self.rewards.clear()
         self.apply_modality()
 
-    def _call_finished(self, _entry: Any) -> None:
+    def _call_finished(self, entry: Any) -> None:
+        reward = entry.result.reward if entry.result is not None else None
+        if reward is not None:
+            self.reward_total += reward
+            self.rewards.append(
+                f"#{entry.number} {one_line(entry.tool, 24)} reward {reward:g}"
+                f" · total {self.reward_total:g}"
+            )
         self._refresh_status()
 
     # -- verifying ---------------------------------------------------------------------------------
