@@ -150,7 +150,9 @@ def test_signal_during_provisioning_closes_the_instance(local_host, slow_host, s
         env=child_env(),
     )
     lines = wait_for_line(child, "Provisioning tracker")
-    while slow_host.creates_seen == creates:  # the create request reached the host's door
+    deadline = time.monotonic() + 30
+    while slow_host.creates_seen == creates:  # wait until the create request reaches the host
+        assert child.poll() is None and time.monotonic() < deadline, "no create request came"
         time.sleep(0.01)
     child.send_signal(sig)
     _, stderr = child.communicate(timeout=60)
