@@ -130,6 +130,22 @@ async def test_attach_never_closes_the_instance(local_host, fleet_client):
     assert still_running
 
 
+async def test_connecting_again_reconnects_without_a_second_instance(local_host):
+    env = FleetEnv(target(local_host, env_key="tracker"))
+    try:
+        await env.connect()
+        first = env.info.instance_id
+        count = len(local_host.registry.instances)
+        await env.connect()
+        result = await env.call_tool("list_users", {})
+    finally:
+        await env.close()
+
+    assert env.info.instance_id == first
+    assert len(local_host.registry.instances) == count
+    assert not result.is_error
+
+
 async def test_keep_leaves_the_created_instance_running(local_host):
     env = FleetEnv(target(local_host, env_key="tracker", keep=True))
     await env.connect()

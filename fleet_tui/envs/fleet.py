@@ -113,8 +113,14 @@ class FleetEnv:
     # -- connecting ----------------------------------------------------------------------------
 
     async def connect(self, progress: Progress | None = None) -> None:
-        """Start the local host if asked, provision or attach, then join the MCP endpoints."""
-        self.fleet = await self._client(progress)
+        """Start the local host if asked, provision or attach, then join the MCP endpoints.
+        Connecting again only reconnects the endpoints (it never makes a second instance)."""
+        if self._closed:
+            raise EnvError("this env is closed")
+        if self.sdk_env is not None and self.union is not None:
+            await self.union.reconnect(progress)
+            return
+        self.fleet = self.fleet or await self._client(progress)
         import_mcp_in_background()  # overlaps with provisioning
         if self.target.instance:
             self.sdk_env = await self._attach(self.target.instance, progress)
