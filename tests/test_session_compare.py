@@ -45,8 +45,15 @@ def test_text_structured_and_error_differences_are_named():
     new = result(TextBlock(text="status: closed"), structured={"status": "closed"}, is_error=True)
     problems = compare_results(old, new)
     assert problems[0] == "is_error was False, now True"
-    assert problems[1].startswith("text block 1 differs: 'status: open' -> 'status: closed'")
-    assert problems[2].startswith("structured content differs")
+    assert problems[1] == "text block 1 differs: at character 8: 'status: open' -> 'status: closed'"
+    assert problems[2] == """structured content differs: $.status: '"open"' -> '"closed"'"""
+
+
+def test_json_differences_name_their_paths():
+    old = result(TextBlock(text='{"a": {"b": [1, 2, 3]}, "c": 1}'))
+    new = result(TextBlock(text='{"a": {"b": [1, 5, 3]}, "c": 1, "d": true}'))
+    (problem,) = compare_results(old, new)
+    assert problem == "text block 1 differs: $.a.b[1]: '2' -> '5'; $.d: (absent) -> 'true'"
 
 
 def test_block_kinds_must_match():

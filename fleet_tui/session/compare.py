@@ -60,21 +60,63 @@ def compare_results(
         if old.type != new.type:
             continue
         if isinstance(old, TextBlock) and isinstance(new, TextBlock):
-            if _text_value(old, ignore) != _text_value(new, ignore):
-                problems.append(
-                    f"text block {index} differs: {_preview(old.text)} -> {_preview(new.text)}"
-                )
+            before, after = _text_value(old, ignore), _text_value(new, ignore)
+            if before != after:
+                problems.append(f"text block {index} differs: {_where(before, after)}")
         elif isinstance(old, ImageBlock) and isinstance(new, ImageBlock):
             if difference := compare_images(old.data, new.data):
                 problems.append(f"image block {index}: {difference}")
         elif old.model_dump() != new.model_dump():
             problems.append(f"{old.type} block {index} differs")
-    if _without_keys(expected.structured, ignore) != _without_keys(actual.structured, ignore):
-        problems.append(
-            f"structured content differs: {_preview(json.dumps(expected.structured, default=str))}"
-            f" -> {_preview(json.dumps(actual.structured, default=str))}"
-        )
+    before, after = (
+        _without_keys(expected.structured, ignore),
+        _without_keys(actual.structured, ignore),
+    )
+    if before != after:
+        problems.append(f"structured content differs: {_where(before, after)}")
     return problems
+
+
+def _where(before: Any, after: Any) -> str:
+    """Where two values first differ: JSON paths with both values, or a text excerpt."""
+    if isinstance(before, tuple) and isinstance(after, tuple):  # both texts parsed as JSON
+        before, after = before[1], after[1]
+    if isinstance(before, str) and isinstance(after, str):
+        at = next(
+            (i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b),
+            min(len(before), len(after)),
+        )
+        start = max(0, at - 20)
+        return f"at character {at}: {_preview(before[start:])} -> {_preview(after[start:])}"
+    paths = _differing_paths(before, after, "$")
+    shown = "; ".join(f"{path}: {_json(a)} -> {_json(b)}" for path, a, b in paths[:3])
+    return shown + (f" (and {len(paths) - 3} more)" if len(paths) > 3 else "")
+
+
+def _differing_paths(before: Any, after: Any, path: str) -> list[tuple[str, Any, Any]]:
+    """Paths (`$.a.b[2]`) at which two JSON values differ, with the values there."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        found = []
+        for key in [*before, *(k for k in after if k not in before)]:
+            if before.get(key, _MISSING) != after.get(key, _MISSING):
+                found += _differing_paths(
+                    before.get(key, _MISSING), after.get(key, _MISSING), f"{path}.{key}"
+                )
+        return found
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        found = []
+        for index, (a, b) in enumerate(zip(before, after, strict=True)):
+            if a != b:
+                found += _differing_paths(a, b, f"{path}[{index}]")
+        return found
+    return [(path, before, after)]
+
+
+_MISSING = object()
+
+
+def _json(value: Any) -> str:
+    return "(absent)" if value is _MISSING else _preview(json.dumps(value, default=str), 40)
 
 
 def _preview(text: str, limit: int = 60) -> str:
