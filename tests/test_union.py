@@ -224,3 +224,32 @@ async def test_works_from_textual_workers(mcp_alpha, mcp_beta):
     assert states == [EndpointState.UP, EndpointState.UP]
     assert result.images() and result.endpoint == mcp_beta.url
     assert [status.state for status in app.union.endpoints()] == [EndpointState.CLOSED] * 2
+
+
+async def test_an_endpoint_that_answers_404_is_not_retried(mcp_alpha):
+    seen = len(BEARER_SEEN["alpha"])
+    union = McpUnion([mcp_alpha.url.replace("/mcp", "/nope")], backoff_s=0.01)
+    with pytest.raises(EnvError, match="Not Found"):
+        await union.connect()
+    await union.close()
+
+    assert len(BEARER_SEEN["alpha"]) - seen == 1
+
+
+async def test_a_refused_connection_is_retried(dead_mcp_url):
+    union = McpUnion([dead_mcp_url], attempts=3, backoff_s=0.01)
+    endpoint = union._endpoints[0]
+    opened = 0
+    real_open = endpoint.open
+
+    async def counting_open() -> None:
+        nonlocal opened
+        opened += 1
+        await real_open()
+
+    endpoint.open = counting_open
+    with pytest.raises(EnvError, match="cannot connect"):
+        await union.connect()
+    await union.close()
+
+    assert opened == 3

@@ -30,7 +30,7 @@ def describe_error(error: BaseException) -> str:
 def _describe_leaf(error: BaseException) -> str:
     status = http_status(error)
     if status is not None:
-        return f"HTTP {status} from {getattr(error, 'request', None) and error.request.url}"
+        return f"HTTP {status} from {error.response.url}"
     if isinstance(error, TimeoutError):
         return str(error) or "timed out"
     name = type(error).__name__
@@ -47,12 +47,21 @@ def http_status(error: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
+MCP_TRANSIENT_CODES = (-32000, -32603)
+"""mcp's codes for a lost connection (CONNECTION_CLOSED) and for an HTTP error status other
+than 404 (INTERNAL_ERROR: a gateway's 502/503 while an instance starts, among others)."""
+
+
 def is_retryable(error: BaseException) -> bool:
-    """False when trying again cannot help: the server answered with a client error (4xx)."""
+    """False when trying again cannot help: the server answered with a client error (HTTP 4xx)
+    or with an MCP error that is not transient (a 404, a protocol error)."""
     if isinstance(error.__cause__, BaseException) and error.__cause__ is not error:
         return is_retryable(error.__cause__)
     for leaf in leaf_errors(error):
         status = http_status(leaf)
         if status is not None and 400 <= status < 500 and status not in (408, 429):
+            return False
+        code = getattr(leaf, "code", None)
+        if type(leaf).__name__ == "MCPError" and code not in MCP_TRANSIENT_CODES:
             return False
     return True
