@@ -397,10 +397,6 @@ class McpUnion:
 
     # -- calling -------------------------------------------------------------------------------
 
-    def owner_of(self, name: str) -> str | None:
-        endpoint = self._owner_of.get(name)
-        return endpoint.url if endpoint else None
-
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         """Call a tool on the endpoint that owns it. Never retried.
 
