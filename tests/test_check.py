@@ -74,24 +74,6 @@ def test_gold_session_that_does_not_solve_the_task(local_host, tmp_path):
     assert task["problems"] == ["gold session does not pass (score 0)"]
 
 
-def test_embedded_host_shared_by_parallel_tasks():
-    path = bundled_task_files()["tracker"]
-    result = check(
-        "--tasks",
-        str(path),
-        "--task",
-        "tracker-assign-safari-crash",
-        "--task",
-        "tracker-close-footer-link",
-        "--gold",
-        str(GOLD),
-        "--parallel",
-        "2",
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "2/2 tasks pass"
-
-
 def test_usage_errors_exit_2(tmp_path):
     unknown = check("--tasks", str(BROKEN), "--task", "nope")
     assert unknown.returncode == 2 and "no task nope in" in unknown.stderr

@@ -48,13 +48,19 @@ def test_broken_verifiers_remote_mode_and_table(local_host):
         "broken-exception",
         "--task",
         "broken-trivially-passes",
+        "--task",
+        "broken-missing-function",
+        "--parallel",
+        "4",
         host=local_host,
     )
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert lines[0].split()[:5] == ["TASK", "ENV", "UNTOUCHED", "GOLD", "STATUS"]
-    rows = {line.split()[0]: line for line in lines[1:4]}
+    rows = {line.split()[0]: line for line in lines[1:5]}
     assert "SyntaxError" in rows["broken-syntax"] and "FAIL" in rows["broken-syntax"]
     assert "KeyError" in rows["broken-exception"]
     assert "passes without any work" in rows["broken-trivially-passes"]
-    assert lines[-1] == "0/3 tasks pass"
+    assert "MissingFunction" in rows["broken-missing-function"]
+    assert "no function here" not in result.stdout  # its module code never ran in this process
+    assert lines[-1] == "0/4 tasks pass"

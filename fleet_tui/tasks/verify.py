@@ -7,6 +7,11 @@ every run.
 
 from __future__ import annotations
 
+import ast
+import asyncio
+import json
+import os
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -117,6 +122,80 @@ async def run_verifier(
     """Run `task`'s verifier in the chosen mode."""
     if mode == "local":
         return await verify_local(env, task, final_answer=final_answer, timeout_s=timeout_s)
-    from fleet_tui.tasks.remote import verify_remote
+    return await verify_remote_isolated(env, task, final_answer=final_answer, timeout_s=timeout_s)
 
-    return await verify_remote(env, task, final_answer=final_answer)
+
+def defines_function(code: str) -> bool:
+    """True unless the code parses and defines no top-level function (syntax errors: True, so
+    that the verifier run reports them)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return True
+    return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in tree.body)
+
+
+REMOTE_GRACE_S = 120.0
+"""Time the remote host gets beyond the verifier's own timeout (bundle upload, queueing)."""
+
+
+async def verify_remote_isolated(
+    env: Env, task: Task, *, final_answer: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S
+) -> Verdict:
+    """`remote.verify_remote`, run from a child process (see `remote_child`)."""
+    fleet = getattr(env, "fleet", None)
+    info = getattr(env, "info", None)
+    if fleet is None or info is None or not info.instance_id:
+        from fleet_tui.tasks.remote import verify_remote
+
+        return await verify_remote(env, task, final_answer=final_answer)  # says what is missing
+    if task.verifier_code and not defines_function(task.verifier_code):
+        return Verdict(
+            task_key=task.key,
+            success=False,
+            error_type="MissingFunction",
+            error_message="the verifier code defines no function",
+            mode="remote",
+        )
+    request = {
+        "base_url": fleet.client.base_url,
+        "instance_id": info.instance_id,
+        "task": task.model_dump(mode="json"),
+        "final_answer": final_answer,
+    }
+    child_env = {**os.environ}
+    if fleet.client.api_key:
+        child_env["FLEET_API_KEY"] = fleet.client.api_key
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "fleet_tui.tasks.remote_child",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=child_env,
+    )
+    try:
+        out, err = await asyncio.wait_for(
+            process.communicate(json.dumps(request).encode()), timeout_s + REMOTE_GRACE_S
+        )
+    except (TimeoutError, asyncio.CancelledError) as stop:
+        process.kill()
+        await process.wait()
+        if isinstance(stop, asyncio.CancelledError):
+            raise
+        return Verdict(
+            task_key=task.key,
+            success=False,
+            error_type="Timeout",
+            mode="remote",
+            error_message="the remote verification did not answer in time",
+        )
+    try:
+        answer = json.loads(out.decode().strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        tail = " ".join(err.decode(errors="replace").strip().splitlines()[-1:])
+        raise EnvError(f"remote verification failed: {tail or 'no answer'}") from None
+    if "error" in answer:
+        raise EnvError(answer["error"], exit_code=1)
+    return Verdict.model_validate(answer["verdict"])
