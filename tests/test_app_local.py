@@ -138,6 +138,18 @@ async def test_desktop_todo_live_mode_acts_on_click(local_host):
         state = await call(pilot, "app_state")
         assert state.result.structured["ui"]["filter"] == "done"
         assert todo_titles(state) == before
+        # Full screen: a click there acts like one on the pane (live: sent at once).
+        pane.focus()
+        await pilot.press("f")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "ImageScreen")
+        full = app.screen.query_one("#picture")
+        cell = cell_inside(todo_gui.FILTERS["all"], (full.size.width, full.size.height))
+        count = len(app.entries)
+        await pilot.click("#picture", offset=cell)
+        await wait_for(pilot, lambda: len(app.entries) > count)
+        await wait_idle(pilot)
+        assert type(app.screen).__name__ != "ImageScreen"
+        assert "showing all" in app.entries[count].result.text()
 
 
 async def test_keep_leaves_the_instance_and_says_how_to_attach(local_host, instances):

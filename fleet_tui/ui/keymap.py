@@ -78,7 +78,7 @@ ACTIONS: list[Action] = [
         area="history",
         short="Load args",
     ),
-    Action("open_image", "f", "Full-screen view", area="screenshot"),
+    Action("open_image", "f", "Full-screen view (clicks there act too)", area="screenshot"),
     Action(
         "save_image",
         "s",

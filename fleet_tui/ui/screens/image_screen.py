@@ -10,23 +10,32 @@ from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.image_view import ImageView
 
 
-class ImageScreen(ModalScreen[None]):
-    """The image as large as the terminal allows; `s` saves it, esc closes."""
+class ImageScreen(ModalScreen[tuple[int, int] | None]):
+    """The image as large as the terminal allows; `s` saves it, esc closes.
+
+    With `clickable`, a click closes the view and returns the image pixel (x, y) it hit.
+    """
 
     HELP_AREA = "image"
     BINDINGS = bindings_for("image")
     DEFAULT_CSS = "ImageScreen { background: $background; }"
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, *, clickable: bool = False) -> None:
         super().__init__()
         self.data = data
+        self.clickable = clickable
 
     def compose(self) -> ComposeResult:
         yield ImageView(self.data, id="full-image")
         yield Footer()
 
     def action_close(self) -> None:
-        self.dismiss()
+        self.dismiss(None)
+
+    def on_image_view_clicked(self, event: ImageView.Clicked) -> None:
+        event.stop()
+        if self.clickable:
+            self.dismiss((event.x, event.y))
 
     def action_save_image(self) -> None:
         self.app.save_image(self.query_one(ImageView))

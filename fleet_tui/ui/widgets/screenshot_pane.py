@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.widgets.image_view import ImageView
 
 # Textual key names -> the key names computer-use tools take (xdotool style).
@@ -114,11 +115,13 @@ class ScreenshotPane(Vertical, can_focus=True):
 
     def on_image_view_clicked(self, event: ImageView.Clicked) -> None:
         event.stop()
-        self.last_click = (event.x, event.y)
+        self.click_at(event.x, event.y)
+
+    def click_at(self, x: int, y: int) -> None:
+        """A click at image pixel (x, y): fill the form, or in live mode send it."""
+        self.last_click = (x, y)
         self._show_modes()
-        self.post_message(
-            self.Act({"action": "left_click", "coordinate": [event.x, event.y]}, send=self.live)
-        )
+        self.post_message(self.Act({"action": "left_click", "coordinate": [x, y]}, send=self.live))
 
     async def on_key(self, event: events.Key) -> None:
         if not self.typing or event.key in ("ctrl+t", "ctrl+q", "f1", "ctrl+p"):
@@ -150,8 +153,15 @@ class ScreenshotPane(Vertical, can_focus=True):
             self.post_message(self.Act({"action": "type", "text": text}, send=True))
 
     def action_open_image(self) -> None:
-        if self.image.data is not None:
-            self.app.open_image(self.image.data)
+        """Full screen; a click there acts like a click on the pane."""
+        if self.image.data is None:
+            return
+
+        def clicked(point: tuple[int, int] | None) -> None:
+            if point is not None:
+                self.click_at(*point)
+
+        self.app.push_screen(ImageScreen(self.image.data, clickable=True), clicked)
 
     def action_save_image(self) -> None:
         self.app.save_image(self.image)
