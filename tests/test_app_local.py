@@ -170,3 +170,11 @@ async def test_keep_leaves_the_instance_and_says_how_to_attach(local_host, insta
         ]
     finally:
         httpx.delete(f"{local_host.base_url}/v1/env/instances/{instance}", timeout=10)
+
+
+async def test_unknown_env_key_shows_a_banner_and_the_app_stays_up(local_host):
+    app = FleetTuiApp(target(local_host, "no-such-env"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.banner.shown, timeout=30)
+        assert "no-such-env" in app.banner.message and app.banner.action == "reconnect"
+        assert app.connection_state == "disconnected" and app.is_running

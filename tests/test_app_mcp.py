@@ -55,6 +55,9 @@ async def test_call_shows_text_history_and_timing(two_servers):
         assert timing["Latency"].endswith(" ms") and timing["Status"] == "ok"
         raw = app.query_one("#raw", TextPager).text
         assert "hello from the form" in raw
+        await call(pilot, "echo", {"text": "# Notes\n\n- one\n- **two**"})
+        [markdown] = app.query("#rendered Markdown")
+        assert markdown.source.startswith("# Notes")
 
 
 async def test_image_result_full_screen_save_and_json_tree(two_servers, tmp_path, monkeypatch):

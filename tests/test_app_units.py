@@ -19,7 +19,7 @@ from fleet_tui.ui.result_format import (
     text_part,
 )
 from fleet_tui.ui.safe_text import clean, one_line
-from fleet_tui.ui.widgets.status_bar import Episode, status_text
+from fleet_tui.ui.widgets.status_bar import Episode, status_text, ttl_left
 from fleet_tui.ui.widgets.tool_list import endpoint_labels, fuzzy_rank
 
 
@@ -101,3 +101,11 @@ def test_labels_fuzzy_rank_and_status_line():
     ).plain
     assert "[/]e" in line and "\x1b" not in line
     assert "step 2 · reward 1 · total 1.5 · done" in line
+
+
+def test_ttl_countdown():
+    info = EnvInfo(kind="fleet", ttl_seconds=3700)
+    assert ttl_left(info, connected_at=100.0, now=160.0) == "TTL 1:00:40"
+    assert ttl_left(info.model_copy(update={"ttl_seconds": 90}), 100.0, now=130.0) == "TTL 1:00"
+    assert ttl_left(info, 100.0, now=5000.0) == "TTL expired"
+    assert ttl_left(EnvInfo(kind="fleet"), 100.0) is None
