@@ -23,13 +23,7 @@ from fleet_tui.envs.base import (
     Tool,
     ToolResult,
 )
-from fleet_tui.envs.mcp_union import (
-    DEFAULT_TIMEOUTS,
-    McpUnion,
-    Timeouts,
-    import_mcp_in_background,
-    say,
-)
+from fleet_tui.envs.mcp_union import DEFAULT_TIMEOUTS, McpUnion, Timeouts, say
 
 if TYPE_CHECKING:
     import fleet
@@ -121,7 +115,6 @@ class FleetEnv:
             await self.union.reconnect(progress)
             return
         self.fleet = self.fleet or await self._client(progress)
-        import_mcp_in_background()  # overlaps with provisioning
         if self.target.instance:
             self.sdk_env = await self._attach(self.target.instance, progress)
         else:

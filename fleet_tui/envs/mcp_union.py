@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
-import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -255,26 +252,6 @@ def is_connection_failure(error: BaseException) -> bool:
     )
 
 
-_background_import: threading.Thread | None = None
-
-
-def import_mcp_in_background() -> None:
-    """Import the mcp client (a second or more of CPU) on a thread, overlapping it with
-    provisioning. `McpUnion` waits for this thread before it touches mcp, so the two never
-    import the package at the same time."""
-    global _background_import
-    if _background_import is None and "mcp.client.session" not in sys.modules:
-        _background_import = threading.Thread(
-            target=importlib.import_module, args=("mcp.client.session",), daemon=True
-        )
-        _background_import.start()
-
-
-async def wait_for_background_import() -> None:
-    if _background_import is not None and _background_import.is_alive():
-        await asyncio.to_thread(_background_import.join)
-
-
 class McpUnion:
     """N MCP endpoints seen as one set of tools; each call goes to the endpoint that owns it."""
 
@@ -319,7 +296,6 @@ class McpUnion:
             progress,
             f"Connecting to MCP {'endpoint' if len(endpoints) == 1 else 'endpoints'} {names}",
         )
-        await wait_for_background_import()
         await asyncio.gather(*(self._open_with_retry(endpoint) for endpoint in endpoints))
         failed = [endpoint for endpoint in endpoints if not endpoint.is_up]
         if not any(endpoint.is_up for endpoint in self._endpoints):
