@@ -70,3 +70,10 @@ def rendered_text(app) -> str:
         elif isinstance(widget, Static):
             parts.append(str(widget.content))
     return "\n".join(parts)
+
+
+def local_target(base_url: str, env_key: str):
+    """A target on a running local Fleet host (the test API key is accepted, not required)."""
+    from fleet_tui.targets import Target
+
+    return Target(env_key=env_key, base_url=base_url, api_key="local-test-key")

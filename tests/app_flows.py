@@ -11,11 +11,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fleet_tui.envs.base import Env, ToolResult
-from fleet_tui.targets import Target, make_env
+from fleet_tui.targets import make_env
 from fleet_tui.ui.app import FleetTuiApp
-from tests.app_driver import call, wait_connected, wait_idle
-
-API_KEY = "local-test-key"
+from tests.app_driver import call, local_target, wait_connected, wait_idle
 
 
 class StableEnv:
@@ -40,8 +38,9 @@ class StableEnv:
 
 
 def stable_app(base_url: str, env_key: str) -> FleetTuiApp:
-    target = Target(env_key=env_key, base_url=base_url, api_key=API_KEY)
-    return FleetTuiApp(target, env_factory=lambda t: StableEnv(make_env(t)))
+    return FleetTuiApp(
+        local_target(base_url, env_key), env_factory=lambda t: StableEnv(make_env(t))
+    )
 
 
 async def tracker_form(pilot) -> None:

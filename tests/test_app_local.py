@@ -7,18 +7,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from fleet_tui.local.envs import todo_gui
-from fleet_tui.targets import Target
 from fleet_tui.ui import images
 from fleet_tui.ui.app import FleetTuiApp
-from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for, wait_idle
-from tests.fixtures.local_host import TEST_API_KEY
-
-
-def target(local_host, env_key: str) -> Target:
-    return Target(env_key=env_key, base_url=local_host.base_url, api_key=TEST_API_KEY)
+from tests.app_driver import SIZE, call, local_target, wait_connected, wait_for, wait_idle
 
 
 def todo_titles(entry) -> list[str]:
@@ -36,48 +28,8 @@ def cell_inside(box, rendered: tuple[int, int]) -> tuple[int, int]:
     raise AssertionError(f"no cell centre inside {box} at {rendered}")
 
 
-@pytest.fixture
-def instances(local_host):
-    """The instance ids running on the host (to check the app closes what it created)."""
-    import httpx
-
-    def running() -> set[str]:
-        answer = httpx.get(f"{local_host.base_url}/v1/env/instances", timeout=10).json()
-        items = answer if isinstance(answer, list) else answer.get("instances", answer)
-        return {i["instance_id"] for i in items if i.get("status", "running") == "running"}
-
-    return running
-
-
-async def test_tracker_call_reset_and_quit_closes_the_instance(local_host, instances):
-    app = FleetTuiApp(target(local_host, "tracker"))
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        instance = app.env.info.instance_id
-        assert instance in instances()
-        status = str(app.query_one("#status").content)
-        assert "tracker" in status and instance in status
-        title = "Fix the [bold]login[/] page"
-        entry = await call(pilot, "create_issue", {"project": "WEB", "title": title})
-        assert entry.status == "ok", rendered_text(app)
-        assert title in rendered_text(app)
-        found = await call(pilot, "search_issues", {"query": {"text": "login"}})
-        assert title in rendered_text(app), found
-        await pilot.press("ctrl+r")
-        await pilot.pause()
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.entries[-1].tool == "<reset>")
-        await wait_idle(pilot)
-        assert app.entries[-1].status == "ok"
-        await call(pilot, "search_issues", {"query": {"text": "login"}})
-        assert title not in rendered_text(app)
-        await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: not app.is_running, timeout=30)
-    assert instance not in instances()
-
-
 async def test_desktop_todo_screenshot_click_and_typing(local_host):
-    app = FleetTuiApp(target(local_host, "desktop-todo"))
+    app = FleetTuiApp(local_target(local_host.base_url, "desktop-todo"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await wait_idle(pilot)
@@ -118,7 +70,7 @@ async def test_desktop_todo_screenshot_click_and_typing(local_host):
 
 
 async def test_desktop_todo_live_mode_acts_on_click(local_host):
-    app = FleetTuiApp(target(local_host, "desktop-todo"))
+    app = FleetTuiApp(local_target(local_host.base_url, "desktop-todo"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await wait_idle(pilot)
@@ -150,31 +102,3 @@ async def test_desktop_todo_live_mode_acts_on_click(local_host):
         await wait_idle(pilot)
         assert type(app.screen).__name__ != "ImageScreen"
         assert "showing all" in app.entries[count].result.text()
-
-
-async def test_keep_leaves_the_instance_and_says_how_to_attach(local_host, instances):
-    import httpx
-
-    kept = target(local_host, "tracker").model_copy(update={"keep": True})
-    app = FleetTuiApp(kept)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        instance = app.env.info.instance_id
-        await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: not app.is_running, timeout=30)
-    try:
-        assert instance in instances()
-        assert app.keep_note == [
-            f"Instance {instance} is still running (--keep).",
-            f"Attach again with: fleet-tui --instance {instance} --base-url {local_host.base_url}",
-        ]
-    finally:
-        httpx.delete(f"{local_host.base_url}/v1/env/instances/{instance}", timeout=10)
-
-
-async def test_unknown_env_key_shows_a_banner_and_the_app_stays_up(local_host):
-    app = FleetTuiApp(target(local_host, "no-such-env"))
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: app.banner.shown, timeout=30)
-        assert "no-such-env" in app.banner.message and app.banner.action == "reconnect"
-        assert app.connection_state == "disconnected" and app.is_running
