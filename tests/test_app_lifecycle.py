@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from tests.app_driver import (
     SIZE,
     call,
@@ -52,6 +53,14 @@ async def test_tracker_call_reset_and_quit_closes_the_instance(local_host, insta
         assert app.entries[-1].status == "ok"
         await call(pilot, "search_issues", {"query": {"text": "login"}})
         assert title not in rendered_text(app)
+        # Reconnecting reopens the MCP connections of the same instance.
+        env, panel = app.env, app.query_one(ProgressPanel)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: panel.title.startswith("Reconnecting") and not panel.shown)
+        await wait_connected(pilot)
+        assert app.env is env and app.env.info.instance_id == instance
+        assert instance in instances()
+        assert (await call(pilot, "list_users")).status == "ok"
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, timeout=30)
     assert instance not in instances()

@@ -217,10 +217,12 @@ class FleetTuiApp(App[int]):
     def on_progress_line(self, message: ProgressLine) -> None:
         self.query_one(ProgressPanel).add_line(message.line)
 
-    def start_connect(self) -> None:
-        self.connection_state = "connecting"
+    def start_connect(self, state: str = "connecting") -> None:
+        """Connect (or, with state "reconnecting", reopen the env's connections) in a worker."""
+        self.connection_state = state
         self.banner.hide()
-        self.query_one(ProgressPanel).start(f"Connecting to {self.target.describe()}")
+        verb = "Reconnecting to" if state == "reconnecting" else "Connecting to"
+        self.query_one(ProgressPanel).start(f"{verb} {self.target.describe()}")
         self.run_worker(self._connect(), group="connection", exclusive=True, exit_on_error=False)
 
     async def _connect(self) -> None:
@@ -298,10 +300,9 @@ class FleetTuiApp(App[int]):
     def action_reconnect(self) -> None:
         if self.shutting_down:
             return
-        if self.env is not None and self.connection_state in ("connected", "disconnected"):
-            self.connection_state = "reconnecting" if self.connected_at else "connecting"
+        reopen = self.env is not None and self.connection_state == "connected"
         self.workers.cancel_group(self, "call")
-        self.start_connect()
+        self.start_connect("reconnecting" if reopen else "connecting")
 
     @on(ProgressPanel.Cancelled)
     def _cancel_connect(self) -> None:
