@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from fleet_tui.local.clock import format_time
 from fleet_tui.local.envs import MCP_PATHS
 from fleet_tui.local.orchestrator import json_body
 from fleet_tui.local.registry import HostError, Instance, Registry
@@ -17,6 +18,20 @@ from fleet_tui.local.state import InstanceState, describe, run_query
 
 PREFIX = "/instances/{instance_id}/api/v1/env"
 DATABASES = ("current", "seed")
+LATEST_TIMESTAMP = 253402300799
+"""9999-12-31T23:59:59Z, the last moment a reset's `timestamp` may name."""
+
+
+def reset_timestamp(body: dict) -> int | None:
+    """The reset request's `timestamp` (Unix seconds) where the clock starts, if given."""
+    timestamp = body.get("timestamp")
+    if timestamp is None:
+        return None
+    if isinstance(timestamp, bool) or not isinstance(timestamp, int):
+        raise HostError(400, "timestamp must be an integer (Unix seconds) or null")
+    if not 0 <= timestamp <= LATEST_TIMESTAMP:
+        raise HostError(400, f"timestamp must be between 0 and {LATEST_TIMESTAMP}")
+    return timestamp
 
 
 def diff_state(state: InstanceState, ignore: dict) -> dict:
@@ -84,10 +99,13 @@ def routes(registry: Registry) -> list[Route]:
     async def reset(request: Request) -> JSONResponse:
         instance = instance_of(request)
         body = await json_body(request)
-        await run_in_threadpool(instance.state.reset)
+        timestamp = reset_timestamp(body)
+        await run_in_threadpool(instance.state.reset, timestamp)
         instance.updated_at = time.time()
         seed = body.get("seed")
         suffix = f" (seed {seed})" if seed is not None else ""
+        if timestamp is not None:
+            suffix += f", clock at {format_time(datetime.fromtimestamp(timestamp, UTC))}"
         return JSONResponse(
             {"success": True, "message": f"Reset {instance.spec.key} to its seed state{suffix}"}
         )

@@ -10,22 +10,28 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from fleet_tui.local.clock import LogicalClock, seed_epoch
+
 
 class InstanceState:
-    """`seed.db` (the state a reset restores) and `current.db` (what tools change)."""
+    """`seed.db` (the state a reset restores), `current.db` (what tools change) and the
+    logical clock that stamps tools' changes (restarted by every reset)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, clock: LogicalClock) -> None:
         self.directory = directory
         self.seed_db = directory / "seed.db"
         self.current_db = directory / "current.db"
+        self.clock = clock
 
     @classmethod
     def create(cls, parent: Path, seed_script: str) -> InstanceState:
         """A fresh state whose seed is built by running `seed_script`."""
-        state = cls(Path(tempfile.mkdtemp(prefix="instance-", dir=parent)))
-        with contextlib.closing(sqlite3.connect(state.seed_db)) as seed:
+        directory = Path(tempfile.mkdtemp(prefix="instance-", dir=parent))
+        with contextlib.closing(sqlite3.connect(directory / "seed.db")) as seed:
             seed.executescript(seed_script)
             seed.commit()
+            clock = LogicalClock(seed_epoch(seed))
+        state = cls(directory, clock)
         state.reset()
         return state
 
@@ -48,13 +54,15 @@ class InstanceState:
         finally:
             conn.close()
 
-    def reset(self) -> None:
-        """Restore the current database from the seed (safe with other connections open)."""
+    def reset(self, timestamp: int | None = None) -> None:
+        """Restore the current database from the seed (safe with other connections open) and
+        restart the clock at `timestamp` (Unix seconds) or the seed's epoch."""
         with (
             contextlib.closing(sqlite3.connect(self.seed_db)) as seed,
             contextlib.closing(sqlite3.connect(self.current_db, timeout=10)) as current,
         ):
             seed.backup(current)
+        self.clock.restart(timestamp)
 
     def free(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)

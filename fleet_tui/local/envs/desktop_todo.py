@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import asdict, replace
-from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -55,6 +54,7 @@ MANY = "\n".join(
 Action = Literal["screenshot", "left_click", "double_click", "type", "key", "scroll", "mouse_move"]
 SUBMIT_KEYS = {"return", "enter", "kp_enter"}
 ERASE_KEYS = {"backspace", "delete"}
+KEYS = SUBMIT_KEYS | ERASE_KEYS | {"escape", "tab"}
 
 
 def seed_sql(version: str) -> str:
@@ -79,12 +79,11 @@ def save_ui(conn: sqlite3.Connection, ui: gui.Ui) -> None:
     conn.execute(f"UPDATE ui SET {assignments} WHERE id = 1", list(values.values()))
 
 
-def _add(conn: sqlite3.Connection, title: str) -> str:
+def _add(conn: sqlite3.Connection, title: str, stamp: str) -> str:
     title = title.strip()
     if not title:
         return "nothing to add: the field is empty"
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    conn.execute("INSERT INTO todos (title, done, created_at) VALUES (?, 0, ?)", (title, now))
+    conn.execute("INSERT INTO todos (title, done, created_at) VALUES (?, 0, ?)", (title, stamp))
     return f"added {title!r}"
 
 
@@ -100,9 +99,16 @@ def _finish_edit(conn: sqlite3.Connection, ui: gui.Ui) -> tuple[gui.Ui, str]:
 
 
 def click(
-    conn: sqlite3.Connection, todos: list[gui.Todo], ui: gui.Ui, x: int, y: int, double: bool
+    conn: sqlite3.Connection,
+    todos: list[gui.Todo],
+    ui: gui.Ui,
+    x: int,
+    y: int,
+    double: bool,
+    stamp: str,
 ) -> tuple[gui.Ui, str]:
-    """What a click at (x, y) does; returns the new UI state and a one-line summary."""
+    """What a click at (x, y) does (a todo it adds is created at `stamp`); returns the new UI
+    state and a one-line summary."""
     for row in gui.rows(todos, ui):
         if ui.focus == "edit" and ui.edit_id == row.todo.id and gui.inside(row.title, x, y):
             return ui, "clicked inside the field being edited"
@@ -111,7 +117,7 @@ def click(
         return replace(ui, focus="new"), note + "focused the new-todo field"
     ui = replace(ui, focus="")
     if gui.inside(gui.ADD_BUTTON, x, y):
-        note += _add(conn, ui.draft)
+        note += _add(conn, ui.draft, stamp)
         return replace(ui, draft=""), note
     for name, box in gui.FILTERS.items():
         if gui.inside(box, x, y):
@@ -141,11 +147,11 @@ def type_text(ui: gui.Ui, text: str) -> tuple[gui.Ui, str]:
     return ui, "typed into nothing: click a field first"
 
 
-def press(conn: sqlite3.Connection, ui: gui.Ui, key: str) -> tuple[gui.Ui, str]:
+def press(conn: sqlite3.Connection, ui: gui.Ui, key: str, stamp: str) -> tuple[gui.Ui, str]:
     name = key.strip().lower()
     if name in SUBMIT_KEYS:
         if ui.focus == "new":
-            note = _add(conn, ui.draft)
+            note = _add(conn, ui.draft, stamp)
             return replace(ui, draft=""), note
         ui, note = _finish_edit(conn, ui)
         return ui, note.rstrip("; ") or "enter pressed, nothing to submit"
@@ -157,10 +163,8 @@ def press(conn: sqlite3.Connection, ui: gui.Ui, key: str) -> tuple[gui.Ui, str]:
         return ui, "nothing to erase"
     if name == "escape":
         return replace(ui, focus="", edit_id=0, edit_text=""), "cancelled"
-    if name == "tab":
-        ui, note = _finish_edit(conn, ui)
-        return replace(ui, focus="new"), note + "focused the new-todo field"
-    raise ToolError(f"unsupported key {key!r}: use Return, BackSpace, Delete, Escape or Tab")
+    ui, note = _finish_edit(conn, ui)  # tab: `perform` lets no other key through
+    return replace(ui, focus="new"), note + "focused the new-todo field"
 
 
 def perform(
@@ -171,7 +175,8 @@ def perform(
     scroll_direction: str,
     scroll_amount: int,
 ) -> tuple[str, bytes]:
-    """Apply one computer action to the app; the summary and the next screenshot."""
+    """Apply one computer action to the app; the summary and the next screenshot. Every
+    action but a screenshot takes one tick of the instance's clock."""
     needs_point = action in {"left_click", "double_click", "scroll", "mouse_move"}
     if needs_point and coordinate is None:
         raise ToolError(f"{action} needs coordinate [x, y]")
@@ -181,19 +186,27 @@ def perform(
         raise ToolError(f"coordinate {coordinate} is off the {gui.WIDTH}x{gui.HEIGHT} screen")
     if (action == "type" and not text) or (action == "key" and not (text or "").strip()):
         raise ToolError(f"{action} needs text")
+    if action == "key":
+        for key in text.split():
+            if key.lower() not in KEYS:
+                raise ToolError(
+                    f"unsupported key {key!r}: use Return, BackSpace, Delete, Escape or Tab"
+                )
+    stamp = "" if action == "screenshot" else state.clock.tick()
     with state.connect() as conn:
         todos, ui = load(conn)
         if coordinate is not None:
             ui = replace(ui, cursor_x=coordinate[0], cursor_y=coordinate[1])
         note = "screenshot"
         if action in {"left_click", "double_click"}:
-            ui, note = click(conn, todos, ui, *coordinate, double=action == "double_click")
+            double = action == "double_click"
+            ui, note = click(conn, todos, ui, *coordinate, double=double, stamp=stamp)
         elif action == "type":
             ui, note = type_text(ui, text)
         elif action == "key":
             notes = []
             for key in text.split():  # "BackSpace BackSpace" presses twice
-                ui, key_note = press(conn, ui, key)
+                ui, key_note = press(conn, ui, key, stamp)
                 notes.append(key_note)
             note = "; ".join(notes)
         elif action == "scroll":

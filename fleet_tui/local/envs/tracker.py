@@ -5,13 +5,14 @@ Tools are split over the instance's two MCP endpoints, so only their union is co
 `update_issue` only on `mcp`, `add_comment`, `search_issues`, `bulk_label` and `list_users`
 only on `api/v1/mcp`. Their schemas between them use enums, bounded integers, booleans,
 string arrays, an array of objects, nested objects, optional and nullable fields, defaults
-and pydantic models (`$defs`/`$ref`).
+and pydantic models (`$defs`/`$ref`). Every call that changes the state takes one tick of
+the instance's logical clock (`fleet_tui.local.clock`), which stamps `created_at` and
+`updated_at`.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -172,10 +173,6 @@ def _order_by(sort: dict[str, Any] | None) -> str:
     return f"{SORT_KEYS[sort['by']]} {'DESC' if descending else 'ASC'}, id DESC"
 
 
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def _issue(conn: sqlite3.Connection, issue_id: int) -> dict[str, Any]:
     conn.row_factory = sqlite3.Row
     row = conn.execute("SELECT * FROM issues WHERE id = ?", (issue_id,)).fetchone()
@@ -257,11 +254,11 @@ def build_servers(state: InstanceState):
         subtasks: tuple[Subtask, ...] = (),
     ) -> dict[str, Any]:
         """Create an issue (and its subtasks as child issues)."""
-        now = _now()
         with state.connect() as conn:
             if not conn.execute("SELECT 1 FROM projects WHERE key = ?", (project,)).fetchone():
                 raise ToolError(f"project {project} does not exist in this version")
             _check_user(conn, assignee)
+            now = state.clock.tick()
             cursor = conn.execute(
                 "INSERT INTO issues (project, title, description, priority, assignee, estimate,"
                 " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -300,7 +297,7 @@ def build_servers(state: InstanceState):
             assignments = ", ".join(f"{column} = ?" for column in updates)
             conn.execute(
                 f"UPDATE issues SET {assignments}, updated_at = ? WHERE id = ?",
-                [*updates.values(), _now(), issue_id],
+                [*updates.values(), state.clock.tick(), issue_id],
             )
             return _issue(conn, issue_id)
 
@@ -315,7 +312,7 @@ def build_servers(state: InstanceState):
             _check_user(conn, author)
             cursor = conn.execute(
                 "INSERT INTO comments (issue_id, author, body, created_at) VALUES (?, ?, ?, ?)",
-                (issue_id, author, body, _now()),
+                (issue_id, author, body, state.clock.tick()),
             )
             return {"comment_id": cursor.lastrowid, "issue_id": issue_id, "author": author}
 
@@ -360,6 +357,7 @@ def build_servers(state: InstanceState):
                 "DELETE FROM labels WHERE issue_id = ? AND label = ?",
                 [(issue_id, label) for issue_id in issue_ids for label in remove],
             )
+            state.clock.tick()  # labels carry no time, but this call changed the state
             return {"issues": [_issue(conn, issue_id) for issue_id in issue_ids]}
 
     def list_users(role: Literal["lead", "developer", "qa"] | None = None) -> dict[str, Any]:
