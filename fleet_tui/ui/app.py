@@ -184,7 +184,7 @@ class FleetTuiApp(App[int]):
     def refresh_status(self) -> None:
         env = self.env
         endpoints = env.endpoints() if env is not None and self.connection_state != "idle" else []
-        self.query_one(StatusBar).show(
+        self.query_one(StatusBar).update(
             status_text(
                 self.target.describe(),
                 env.info if env is not None else None,

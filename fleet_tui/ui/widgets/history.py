@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -29,7 +28,6 @@ class HistoryEntry:
     message: str = ""
     """Why a call failed (when there is no result), or what a non-call event said."""
     latency_s: float | None = None
-    started: float = field(default_factory=time.monotonic)
 
     @property
     def is_call(self) -> bool:

@@ -100,9 +100,6 @@ def status_text(
 
 
 class StatusBar(Static):
-    """The status line; the app calls `show(...)` with a fresh `status_text`."""
+    """The status line; the app updates it with a fresh `status_text` every second."""
 
     DEFAULT_CSS = "StatusBar { height: 1; background: $panel; }"
-
-    def show(self, text: Text) -> None:
-        self.update(text)

@@ -14,12 +14,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.ui.widgets.tool_form import ToolForm
 
 
 class RawJsonForm(Vertical):
@@ -62,33 +62,27 @@ class RawJsonForm(Vertical):
         return []
 
 
-def build_form_widget(tool: Tool) -> Widget:
+def build_form_widget(tool: Tool) -> ToolForm | RawJsonForm:
     """The form for a tool: ToolForm, or RawJsonForm when ToolForm cannot handle the schema."""
     try:
-        from fleet_tui.ui.widgets.tool_form import ToolForm
-
         return ToolForm(tool.input_schema)
     except Exception as error:
         return RawJsonForm(f"No form for this schema ({error}); type the arguments as JSON.")
 
 
-def form_arguments(form: Widget) -> dict[str, Any]:
+def form_arguments(form: ToolForm | RawJsonForm) -> dict[str, Any]:
     """The arguments a form holds; raises ValueError if it cannot give any."""
-    value = form.value
-    value = value() if callable(value) else value
+    value = form.value()
     if not isinstance(value, dict):
         raise ValueError("the form did not give a JSON object")
     return value
 
 
-def form_errors(form: Widget) -> list[str]:
-    errors = getattr(form, "errors", None)
-    if errors is None:
-        return []
-    found = errors() if callable(errors) else errors
+def form_errors(form: ToolForm | RawJsonForm) -> list[str]:
+    """One line per problem: `path: message` (ToolForm's errors, or RawJsonForm's strings)."""
     return [
         f"{'/'.join(map(str, getattr(e, 'path', ()))) or 'arguments'}: {getattr(e, 'message', e)}"
-        for e in found
+        for e in form.errors()
     ]
 
 
@@ -104,7 +98,7 @@ class ToolPanel(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.tool: Tool | None = None
-        self.form: Widget | None = None
+        self.form: ToolForm | RawJsonForm | None = None
         self.border_title = "Tool"
 
     def compose(self) -> ComposeResult:
