@@ -89,7 +89,7 @@ class HistoryTable(DataTable):
         latency = f"{entry.latency_s * 1000:.0f}" if entry.latency_s is not None else ""
         return [
             Text(str(entry.number), style="dim"),
-            Text(one_line(entry.tool, 28)),
+            Text(one_line(entry.tool, 18)),
             Text(entry.status, style=STATUS_STYLES.get(entry.status, "")),
             Text(latency, justify="right"),
             Text(entry.arguments_summary() or one_line(entry.message, 60), style="dim"),
