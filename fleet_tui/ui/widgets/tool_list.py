@@ -90,14 +90,19 @@ class ToolList(Vertical):
         self.tools = list(tools)
         self._refill()
 
-    def _refill(self) -> None:
+    def _refill(self, keep_highlight: bool = False) -> None:
+        """Rank and show the tools; highlight the best match (or, when asked, the same tool)."""
+        options = self.query_one("#tool-options", OptionList)
+        index = options.highlighted
+        current = None
+        if keep_highlight and index is not None and index < len(self.shown):
+            current = self.shown[index].name
         query = self.query_one("#tool-filter", Input).value.strip()
         ranked = fuzzy_rank(query, self.tools)
         self.shown = [tool for tool, _ in ranked]
         urls = sorted({t.endpoint for t in self.tools if t.endpoint})
         width = max(16, (self.size.width or 36) - 3)
         labels = endpoint_labels(urls) if len(urls) > 1 else {}
-        options = self.query_one("#tool-options", OptionList)
         options.clear_options()
         options.add_options(
             [Option(tool_prompt(t, offs, labels.get(t.endpoint, ""), width)) for t, offs in ranked]
@@ -108,11 +113,12 @@ class ToolList(Vertical):
             count += f" · {endpoints} endpoints"
         self.query_one("#tool-count", Static).update(count)
         if self.shown:
-            options.highlighted = 0
+            names = [tool.name for tool in self.shown]
+            options.highlighted = names.index(current) if current in names else 0
 
     def on_resize(self) -> None:
         if self.tools:
-            self._refill()
+            self._refill(keep_highlight=True)
 
     @on(Input.Changed, "#tool-filter")
     def _filter_changed(self) -> None:
