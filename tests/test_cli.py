@@ -121,6 +121,41 @@ def test_verify_passing_and_raising_verifiers(host, tmp_path):
     assert (verdict["success"], verdict["error_type"]) == (False, "KeyError")
 
 
+MODULE_LEVEL_TASKS = {
+    "tasks": [
+        {
+            "key": "loops-at-import",
+            "env_key": "tracker",
+            "verifier_func": "while True:\n    pass\n\ndef verify(env, final_answer=None):\n"
+            "    return 1.0\n",
+        },
+        {
+            "key": "prints-at-import",
+            "env_key": "tracker",
+            "verifier_func": "print('module level noise')\n\ndef verify(env, final_answer=None):\n"
+            "    raise KeyError('x')\n",
+        },
+    ]
+}
+
+
+def test_verify_runs_module_level_code_away_from_the_command(host, tmp_path):
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps(MODULE_LEVEL_TASKS))
+    verify = ["verify", *host, "--tasks", str(tasks), "--timeout", "1", "--task"]
+
+    looped, printed = run_together(
+        [*verify, "loops-at-import"], [*verify, "prints-at-import", "--json"]
+    )
+
+    assert looped.returncode == 1, looped.stderr
+    assert "FAILED" in looped.stdout
+    assert "error: Timeout: the verifier's module code did not finish within 1 s" in looped.stdout
+    assert printed.returncode == 1, printed.stderr
+    verdict = json.loads(printed.stdout)  # nothing but the verdict on stdout
+    assert (verdict["success"], verdict["error_type"]) == (False, "KeyError")
+
+
 def test_plain_mcp_endpoints_without_importing_the_ui(mcp_alpha: ServedMcp, mcp_beta: ServedMcp):
     tools = subprocess.run(
         [

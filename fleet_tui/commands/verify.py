@@ -1,5 +1,8 @@
 """`fleet-tui verify TARGET --tasks FILE --task KEY [--final-answer TEXT]`: run one task's
-verifier through the SDK against the env, and print score, success, stdout and error.
+verifier against the env, and print score, success, stdout and error.
+
+The verifier runs in a child process with a time limit, remotely through the SDK (the default)
+or locally against snapshots of the env's SQLite resources (`--verifier-mode local`).
 
 Without ENV_KEY or --instance the task's own env (and version) is provisioned.
 Exit code 0 when the task passed, 1 when the verifier failed, raised or scored below 1.
@@ -12,6 +15,8 @@ import argparse
 from fleet_tui.commands.output import out, print_json
 from fleet_tui.envs.base import Env, Verdict
 from fleet_tui.targets import add_target_arguments, target_from_args
+from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
+from fleet_tui.tasks.verify import VERIFIER_MODES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +24,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tasks", required=True, metavar="FILE", help="task file (Fleet JSON)")
     parser.add_argument("--task", required=True, metavar="KEY", help="the task to verify")
     parser.add_argument("--final-answer", metavar="TEXT", help="the agent's final answer")
+    parser.add_argument(
+        "--verifier-mode",
+        choices=VERIFIER_MODES,
+        default="remote",
+        help="run the verifier through the host (remote) or on this machine",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="SECONDS",
+        help="verifier time limit",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
 
 
@@ -32,9 +50,15 @@ def run(args: argparse.Namespace) -> int:
     target = target_from_args(args)
 
     async def work(env: Env) -> int:
-        from fleet_tui.tasks.remote import verify_remote
+        from fleet_tui.tasks.verify import run_verifier
 
-        verdict = await verify_remote(env, task, final_answer=args.final_answer)
+        verdict = await run_verifier(
+            env,
+            task,
+            mode=args.verifier_mode,
+            final_answer=args.final_answer,
+            timeout_s=args.timeout,
+        )
         if args.json:
             print_json(verdict.model_dump(mode="json"))
         else:

@@ -1,4 +1,8 @@
-"""Remote verifier mode: the SDK's `verify_detailed`, run by the Fleet host against the instance."""
+"""Remote verifier mode: the SDK's `verify_detailed`, run by the Fleet host against the instance.
+
+The SDK executes a verifier's module code on this machine to find its function before it
+uploads it (`load_verifier`): call these from a child process (`remote_child`), never ours.
+"""
 
 from __future__ import annotations
 
@@ -8,30 +12,25 @@ from fleet_tui.envs.base import EnvError, Task, Verdict
 from fleet_tui.tasks.local_verify import verdict_from_outcome
 
 
-async def verify_remote(fleet_env: Any, task: Task, final_answer: str | None = None) -> Verdict:
-    """Run `task`'s verifier on the Fleet host against `fleet_env`'s instance.
+def load_verifier(task: Task) -> Any:
+    """The SDK's verifier for `task`'s code. This runs the code's module level."""
+    from fleet._async.tasks import verifier_from_string
 
-    A verifier that does not compile, raises or scores low is a Verdict; a host that cannot run
-    it at all is an EnvError.
-    """
-    sdk_env = getattr(fleet_env, "sdk_env", None)
-    if sdk_env is None:
-        raise EnvError(
-            "remote verification needs a Fleet env (ENV_KEY, --instance or --local); "
-            "use the local verifier mode for other envs"
-        )
-    if not task.verifier_code:
-        raise EnvError(f"task {task.key} has no verifier code")
     try:
-        compile(task.verifier_code, f"<verifier of {task.key}>", "exec")
-    except SyntaxError as error:
-        return Verdict(
-            task_key=task.key,
-            success=False,
-            error_type="SyntaxError",
-            error_message=f"{error.msg} (line {error.lineno})",
-            mode="remote",
+        return verifier_from_string(
+            verifier_func=task.verifier_code or "", verifier_id=task.key, verifier_key=task.key
         )
+    except Exception as error:  # what the module code raised, wrapped in a ValueError
+        raise EnvError(f"could not load the verifier of task {task.key}: {error}") from None
+
+
+async def verify_remote(
+    sdk_env: Any, task: Task, verifier: Any, final_answer: str | None = None
+) -> Verdict:
+    """Run `task`'s loaded `verifier` on the Fleet host against `sdk_env`'s instance.
+
+    A verifier that raises or scores low is a Verdict; a host that cannot run it is an EnvError.
+    """
     import fleet
 
     sdk_task = fleet.Task(
@@ -40,6 +39,7 @@ async def verify_remote(fleet_env: Any, task: Task, final_answer: str | None = N
         env_id=task.env_key or sdk_env.env_key,
         version=task.version,
         verifier_func=task.verifier_code,
+        verifier=verifier,
     )
     kwargs = {"final_answer": final_answer} if final_answer is not None else {}
     try:

@@ -16,8 +16,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fleet_tui.envs.base import Env, EnvError, Task, Verdict
-from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S, run_verifier_snapshots
+from fleet_tui.tasks.local_verify import (
+    DEFAULT_TIMEOUT_S,
+    STARTUP_TIMEOUT_S,
+    run_verifier_snapshots,
+)
+from fleet_tui.tasks.remote_child import LOADED
 from fleet_tui.tasks.snapshot import DbSnapshot, QueryFn, Rows, take_snapshot
+from fleet_tui.tasks.verifier_child import READY
 
 VerifierMode = Literal["remote", "local"]
 VERIFIER_MODES: tuple[VerifierMode, ...] = ("remote", "local")
@@ -125,14 +131,22 @@ async def run_verifier(
     return await verify_remote_isolated(env, task, final_answer=final_answer, timeout_s=timeout_s)
 
 
-def defines_function(code: str) -> bool:
-    """True unless the code parses and defines no top-level function (syntax errors: True, so
-    that the verifier run reports them)."""
+def failed(task: Task, kind: str, message: str) -> Verdict:
+    """A remote verdict for a verifier that could not run."""
+    return Verdict(
+        task_key=task.key, success=False, error_type=kind, error_message=message, mode="remote"
+    )
+
+
+def code_problem(task: Task) -> Verdict | None:
+    """A failed verdict for code that cannot load (a syntax error, no function), else None."""
     try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return True
-    return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in tree.body)
+        tree = ast.parse(task.verifier_code or "")
+    except SyntaxError as error:
+        return failed(task, "SyntaxError", f"{error.msg} (line {error.lineno})")
+    if not any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in tree.body):
+        return failed(task, "MissingFunction", "the verifier code defines no function")
+    return None
 
 
 REMOTE_GRACE_S = 120.0
@@ -142,21 +156,23 @@ REMOTE_GRACE_S = 120.0
 async def verify_remote_isolated(
     env: Env, task: Task, *, final_answer: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S
 ) -> Verdict:
-    """`remote.verify_remote`, run from a child process (see `remote_child`)."""
+    """`remote.verify_remote`, run from a child process (see `remote_child`).
+
+    The child gets STARTUP_TIMEOUT_S to import the SDK, `timeout_s` for the verifier's module
+    code (which the SDK runs on this machine), then `timeout_s` + REMOTE_GRACE_S for the run.
+    """
     fleet = getattr(env, "fleet", None)
     info = getattr(env, "info", None)
     if fleet is None or info is None or not info.instance_id:
-        from fleet_tui.tasks.remote import verify_remote
-
-        return await verify_remote(env, task, final_answer=final_answer)  # says what is missing
-    if task.verifier_code and not defines_function(task.verifier_code):
-        return Verdict(
-            task_key=task.key,
-            success=False,
-            error_type="MissingFunction",
-            error_message="the verifier code defines no function",
-            mode="remote",
+        raise EnvError(
+            "remote verification needs a Fleet env (ENV_KEY, --instance or --local); "
+            "use the local verifier mode for other envs"
         )
+    if not task.verifier_code:
+        raise EnvError(f"task {task.key} has no verifier code")
+    problem = code_problem(task)
+    if problem is not None:
+        return problem
     request = {
         "base_url": fleet.client.base_url,
         "instance_id": info.instance_id,
@@ -175,22 +191,29 @@ async def verify_remote_isolated(
         stderr=asyncio.subprocess.PIPE,
         env=child_env,
     )
+    steps = {  # the line that ends each step, its time limit, what it means to miss it
+        READY: (STARTUP_TIMEOUT_S, "the verifier process did not start in time"),
+        LOADED: (timeout_s, f"the verifier's module code did not finish within {timeout_s:g} s"),
+        None: (timeout_s + REMOTE_GRACE_S, "the remote verification did not answer in time"),
+    }
+    errors = asyncio.ensure_future(process.stderr.read())
+    out = b""
+    late = ""
     try:
-        out, err = await asyncio.wait_for(
-            process.communicate(json.dumps(request).encode()), timeout_s + REMOTE_GRACE_S
-        )
+        process.stdin.write(json.dumps(request).encode())
+        process.stdin.close()
+        for marker, (limit, missed) in steps.items():
+            late = missed
+            out += await asyncio.wait_for(read_past(process.stdout, marker), limit)
+        await process.wait()
     except (TimeoutError, asyncio.CancelledError) as stop:
         process.kill()
         await process.wait()
         if isinstance(stop, asyncio.CancelledError):
             raise
-        return Verdict(
-            task_key=task.key,
-            success=False,
-            error_type="Timeout",
-            mode="remote",
-            error_message="the remote verification did not answer in time",
-        )
+        return failed(task, "Timeout", late)
+    finally:
+        err = await errors
     try:
         answer = json.loads(out.decode().strip().splitlines()[-1])
     except (ValueError, IndexError):
@@ -199,3 +222,16 @@ async def verify_remote_isolated(
     if "error" in answer:
         raise EnvError(answer["error"], exit_code=1)
     return Verdict.model_validate(answer["verdict"])
+
+
+async def read_past(stream: asyncio.StreamReader, marker: str | None) -> bytes:
+    """The stream up to and including the line `marker` (to its end when None or when the line
+    never comes)."""
+    if marker is None:
+        return await stream.read()  # the answer: one line, maybe a long one
+    seen = b""
+    while line := await stream.readline():
+        seen += line
+        if line.strip() == marker.encode():
+            break
+    return seen
