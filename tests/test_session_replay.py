@@ -138,9 +138,17 @@ def test_cli_replay_exit_codes(tracker_session, local_host, tmp_path):
     assert ok.returncode == 0, ok.stderr
     assert "3/3 steps match" in ok.stdout and "PASS" in ok.stdout
 
+    # No --ignore-key needed: the local env's clock restarts with the recorded reset.
     strict = run_cli(str(tracker_session.path), "--json", "--no-verify", host=local_host)
-    assert strict.returncode == 1  # updated_at comes from the env's clock
-    report = json.loads(strict.stdout)
+    assert strict.returncode == 0, strict.stderr
+    assert all(step["matched"] for step in json.loads(strict.stdout)["steps"])
+
+    tampered = tmp_path / "tampered.jsonl"
+    text = tracker_session.path.read_text().replace('"status":"closed"', '"status":"done"')
+    tampered.write_text(text)
+    diverged = run_cli(str(tampered), "--json", "--no-verify", host=local_host)
+    assert diverged.returncode == 1
+    report = json.loads(diverged.stdout)
     assert [s["tool"] for s in report["steps"] if not s["matched"]] == [
         "update_issue",
         "list_issues",
