@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from fleet_tui.cli import build_command_parser
 from fleet_tui.commands.app import IMAGE_BACKENDS
 from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
 from fleet_tui.targets import Target
@@ -81,6 +82,21 @@ def test_call_command_round_trips_target_and_arguments():
     )
     kept = Target(env_key="tracker", data_key="d:1")
     assert call_command(kept, "t", {}, instance_id="abc") == "fleet-tui call --instance abc t"
+
+
+def test_call_command_keeps_the_openenv_task():
+    target = Target(openenv="http://h:8000", openenv_task=("test", 3))
+    assert call_command(target, "step", {"x": 1}) == (
+        "fleet-tui call --openenv http://h:8000 --openenv-task test:3 step --args '{\"x\":1}'"
+    )
+    assert call_command(Target(openenv="http://h:8000"), "step", {}) == (
+        "fleet-tui call --openenv http://h:8000 step"
+    )
+
+
+def test_demo_takes_the_app_image_backend_option():
+    args = build_command_parser("demo").parse_args(["--image-backend", "halfcell"])
+    assert args.image_backend == "halfcell"
 
 
 def test_labels_fuzzy_rank_and_status_line():

@@ -11,12 +11,16 @@ IMAGE_BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
+    add_image_backend_argument(parser)
+    add_task_arguments(parser)
+
+
+def add_image_backend_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--image-backend",
         choices=IMAGE_BACKENDS,
         help="how images are drawn (default: auto-detect; or set FLEET_TUI_IMAGE_BACKEND)",
     )
-    add_task_arguments(parser)
 
 
 def add_task_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from fleet_tui.commands.app import add_image_backend_argument
+
 DEMO_ENV = "desktop-todo"
 
 
@@ -11,6 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep", action="store_true", help="leave the instance running on exit (prints its id)"
     )
+    add_image_backend_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -100,6 +100,8 @@ class FleetEnv:
         self.local_host: LocalHost | None = None
         self._create: asyncio.Future[fleet.AsyncEnv] | None = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._last_beat: tuple[bool, float] | None = None
+        """(succeeded, wall-clock time) of the latest heartbeat."""
         self._warnings: list[str] = []
         self._resources_loaded = False
         self._closed = False
@@ -233,9 +235,23 @@ class FleetEnv:
             try:
                 await sdk_env.heartbeat()
             except Exception as error:
+                self._last_beat = (False, time.time())
                 warning = f"heartbeat failed: {error}"
                 if warning not in self._warnings:
                     self._warnings.append(warning)
+            else:
+                self._last_beat = (True, time.time())
+
+    @property
+    def heartbeat_state(self) -> str | None:
+        """`ok HH:MM:SS` / `failed HH:MM:SS` for the latest heartbeat, `pending` before the
+        first; None when the instance asks for no heartbeats."""
+        if self._heartbeat is None:
+            return None
+        if self._last_beat is None:
+            return "pending"
+        succeeded, at = self._last_beat
+        return f"{'ok' if succeeded else 'failed'} {time.strftime('%H:%M:%S', time.localtime(at))}"
 
     # -- the Env protocol ----------------------------------------------------------------------
 

@@ -16,6 +16,9 @@ def target_options(target: Target, instance_id: str | None = None) -> list[str]:
     provisioning a new one.
     """
     if target.openenv:
+        if target.openenv_task:
+            split, index = target.openenv_task
+            return ["--openenv", target.openenv, "--openenv-task", f"{split}:{index}"]
         return ["--openenv", target.openenv]
     words: list[str] = []
     if instance_id and target.kind == "fleet":
