@@ -6,6 +6,7 @@ import base64
 
 import mcp.types as types
 import pytest
+from pydantic import ValidationError
 
 from fleet_tui.envs.base import (
     AudioBlock,
@@ -13,6 +14,7 @@ from fleet_tui.envs.base import (
     ResourceBlock,
     ResourceLinkBlock,
     TextBlock,
+    ToolResult,
     UnknownBlock,
 )
 from fleet_tui.envs.results import content_block_from_mcp, tool_result_from_mcp
@@ -199,3 +201,24 @@ def test_non_json_text_is_not_parsed():
 def test_rejects_what_is_not_a_result():
     with pytest.raises(TypeError, match="expected an MCP result"):
         tool_result_from_mcp(42)
+
+
+def test_binary_blocks_round_trip_through_json():
+    result = ToolResult(
+        blocks=[
+            ImageBlock(data=PNG),
+            AudioBlock(data=WAV),
+            ResourceBlock(uri="file:///a.bin", mime_type="application/octet-stream", blob=PNG),
+        ]
+    )
+
+    dumped = result.model_dump_json()
+
+    assert b64(PNG) in dumped and b64(WAV) in dumped
+    assert ToolResult.model_validate_json(dumped) == result
+    assert ToolResult.model_validate(result.model_dump()) == result  # raw bytes pass through
+
+
+def test_json_bytes_that_are_not_base64_are_rejected():
+    with pytest.raises(ValidationError, match="not base64"):
+        ImageBlock.model_validate_json('{"data": "not base64!"}')

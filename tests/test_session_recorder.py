@@ -13,10 +13,12 @@ import pytest
 from PIL import Image
 
 from fleet_tui.envs.base import (
+    AudioBlock,
     EnvError,
     EnvInfo,
     ImageBlock,
     ResetResult,
+    ResourceBlock,
     Task,
     TextBlock,
     ToolResult,
@@ -72,6 +74,19 @@ def test_every_event_round_trips(tmp_path):
     assert rebuilt.text() == "hi" and rebuilt.structured == {"n": 1}
     assert rebuilt.images()[0].data == image
     assert session.verdicts()[0].after_seq == seq
+
+
+def test_audio_and_resource_blobs_come_back_as_the_same_bytes(tmp_path):
+    path = tmp_path / "s.jsonl"
+    blocks = [
+        AudioBlock(data=b"RIFF\x00\xffWAVE"),
+        ResourceBlock(uri="file:///a", blob=b"\x00\x01"),
+    ]
+    with SessionRecorder(path) as recorder:
+        recorder.result(recorder.call("sounds", {}), ToolResult(blocks=blocks))
+
+    (step,) = load_session(path).steps()
+    assert step.result.result.blocks == blocks
 
 
 def test_images_stored_once_by_hash_not_inline(tmp_path):

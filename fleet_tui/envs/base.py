@@ -8,17 +8,40 @@ wire format into these models.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    ValidationInfo,
+)
 
-# Bytes travel as base64 when a model is dumped to JSON (session files, --json output).
+
+def _bytes_from_base64_json(value: Any, info: ValidationInfo) -> Any:
+    """Base64 text back to bytes when validating JSON; Python input (raw bytes) is unchanged."""
+    if info.mode == "json" and isinstance(value, str):
+        try:
+            return base64.b64decode(value, validate=True)
+        except binascii.Error as error:
+            raise ValueError(f"not base64 ({error})") from None
+    return value
+
+
+# Bytes travel as base64 when a model is dumped to JSON (session files, --json output), and
+# come back as the same bytes when that JSON is validated.
 Base64Bytes = Annotated[
     bytes,
-    PlainSerializer(lambda b: base64.b64encode(b).decode("ascii"), return_type=str, when_used="json"),
+    BeforeValidator(_bytes_from_base64_json),
+    PlainSerializer(
+        lambda b: base64.b64encode(b).decode("ascii"), return_type=str, when_used="json"
+    ),
 ]
 
 Progress = Callable[[str], None]

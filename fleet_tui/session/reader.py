@@ -6,7 +6,6 @@ skipped and reported in `Session.problems`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,8 +86,8 @@ def load_session(path: str | Path) -> Session:
         if not line.strip():
             continue
         try:
-            session.events.append(EVENT_ADAPTER.validate_python(json.loads(line)))
-        except (ValueError, ValidationError) as error:
+            session.events.append(EVENT_ADAPTER.validate_json(line))
+        except ValidationError as error:
             last = number == len(lines)
             what = "truncated last line" if last else "unreadable line"
             session.problems.append(f"line {number}: {what} skipped ({_first_line(error)})")
