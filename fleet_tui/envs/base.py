@@ -147,10 +147,12 @@ ContentBlock = Annotated[
 ]
 
 
-class ToolResult(BaseModel):
-    """What one tool call gave back."""
+class BaseToolResult(BaseModel):
+    """The fields of a tool result. `ToolResult` holds the content blocks themselves; a session
+    file's `RecordedResult` holds images by reference."""
 
-    blocks: list[ContentBlock] = Field(default_factory=list)
+    blocks: list[Any] = Field(default_factory=list)
+    """The ordered content blocks (each subclass says of which types)."""
     is_error: bool = False
     structured: Any | None = None
     """The result's structured content, if any."""
@@ -163,6 +165,12 @@ class ToolResult(BaseModel):
     reward: float | None = None
     done: bool | None = None
     """Episode reward and done flag, for environments that have episodes (OpenEnv)."""
+
+
+class ToolResult(BaseToolResult):
+    """What one tool call gave back."""
+
+    blocks: list[ContentBlock] = Field(default_factory=list)
     raw: Any | None = None
     """The result as it arrived (JSON-compatible), for the Raw view."""
 

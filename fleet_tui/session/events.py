@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from fleet_tui.envs.base import (
     AudioBlock,
+    BaseToolResult,
     ContentBlock,
     EnvInfo,
     ResourceBlock,
@@ -41,18 +42,10 @@ RecordedBlock = Annotated[
 ]
 
 
-class RecordedResult(BaseModel):
+class RecordedResult(BaseToolResult):
     """A ToolResult as it is written to a session file (images by reference, no raw copy)."""
 
     blocks: list[RecordedBlock] = Field(default_factory=list)
-    is_error: bool = False
-    structured: Any | None = None
-    error_kind: str | None = None
-    latency_s: float = 0.0
-    endpoint: str = ""
-    size_bytes: int = 0
-    reward: float | None = None
-    done: bool | None = None
 
 
 class _Event(BaseModel):
