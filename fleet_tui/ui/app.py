@@ -269,7 +269,9 @@ class FleetTuiApp(App[int]):
             self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
         elif tools and self.tool_panel.tool is None:
             await self.show_tool(tools[0].name)
-        if not self.computer_use:
+        if len(tools) == 1 and not self.computer_use:
+            self.call_after_refresh(self.tool_panel.focus_form)  # nothing to pick: type at once
+        elif not self.computer_use:
             self.tool_list.focus_filter()
         self.env_ready.publish(tools)
 

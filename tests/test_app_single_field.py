@@ -1,0 +1,67 @@
+"""A tool whose only argument is one required string: its field shows, takes typing, is sent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from mcp.server.mcpserver import MCPServer
+from textual.widgets import Input
+
+from fleet_tui.targets import Target
+from fleet_tui.ui.app import FleetTuiApp
+from tests.app_driver import wait_connected, wait_for, wait_idle
+from tests.fixtures.mcp_servers import ServedMcp, serve_in_thread
+
+SCHEMA = {"type": "object", "properties": {"colour": {"type": "string"}}, "required": ["colour"]}
+
+
+@pytest.fixture(scope="module")
+def paint_server() -> Iterator[tuple[ServedMcp, list[dict[str, Any]]]]:
+    """An MCP server with one tool, `paint`, whose schema is exactly SCHEMA; records calls."""
+    received: list[dict[str, Any]] = []
+    server = MCPServer("paint", log_level="WARNING")
+
+    @server.tool(description="Paint the wall.")
+    def paint(colour: str) -> str:
+        received.append({"colour": colour})
+        return f"painted {colour}"
+
+    server._tool_manager.get_tool("paint").parameters = SCHEMA
+    served = serve_in_thread("paint", server)
+    yield served, received
+    served.stop()
+
+
+async def test_typing_reaches_the_only_field_and_is_sent(paint_server):
+    served, received = paint_server
+    app = FleetTuiApp(Target(mcp=[served.url]))
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_connected(pilot)
+        assert app.tool_panel.tool.input_schema == SCHEMA
+        field = app.tool_panel.query_one("#form-holder").query_one(Input)
+        await wait_for(pilot, lambda: field.has_focus)
+        assert field.region.width >= 10 and field.region.height == 1
+        assert app.screen.region.contains_region(field.region)
+        await pilot.press(*"teal")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.entries)
+        await wait_idle(pilot)
+        assert app.entries[0].arguments == {"colour": "teal"}
+        assert received[-1] == {"colour": "teal"}
+
+
+async def test_clicking_the_field_after_the_filter_types_into_it(paint_server):
+    served, received = paint_server
+    app = FleetTuiApp(Target(mcp=[served.url]))
+    async with app.run_test(size=(120, 35)) as pilot:
+        await wait_connected(pilot)
+        app.tool_list.focus_filter()
+        field = app.tool_panel.query_one("#form-holder").query_one(Input)
+        assert await pilot.click(field)
+        await pilot.press(*"navy")
+        assert await pilot.click("#call-button")
+        await wait_for(pilot, lambda: app.entries)
+        await wait_idle(pilot)
+        assert received[-1] == {"colour": "navy"}
