@@ -23,7 +23,7 @@ class Action:
     short: str = ""
     """The footer label (defaults to the description)."""
     show: bool = True
-    """Shown in the footer."""
+    """Shown in the footer (which must fit 120 columns in every area; help lists them all)."""
     palette: bool = True
     """Offered in the command palette (runs `action_<name>` on the app, or on the widget of
     its area)."""
@@ -48,13 +48,19 @@ ACTIONS: list[Action] = [
     Action("cancel_call", "escape", "Cancel the running call", show=False),
     Action("reset_env", "ctrl+r", "Reset the env (optional seed)", short="Reset"),
     Action("reconnect", "ctrl+o", "Reconnect to the env", short="Reconnect", show=False),
-    Action("copy_command", "ctrl+y", "Copy the call as a fleet-tui command", short="Copy cmd"),
+    Action(
+        "copy_command",
+        "ctrl+y",
+        "Copy the call as a fleet-tui command",
+        short="Copy cmd",
+        show=False,
+    ),
     Action("focus_filter", "slash", "Filter tools", show=False),
     Action("show_tools", "f2", "Show the tool list", short="Tools"),
     Action("show_history", "f3", "Show the history", short="History"),
     Action("extension('show_tasks')", "f6", "Show the tasks", short="Tasks"),
     Action("extension('show_state')", "f7", "Show the state diff", short="State", show=False),
-    Action("extension('verify_task')", "f8", "Run the task's verifier", short="Verify"),
+    Action("extension('verify_task')", "f8", "Run the task's verifier", short="Verify", show=False),
     Action("extension('open_session')", "ctrl+k", "Open a recorded session", show=False),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
     Action("screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
@@ -65,11 +71,11 @@ ACTIONS: list[Action] = [
         "f",
         "Full-screen view of the image",
         area="result",
-        short="Full screen",
+        short="Zoom",
     ),
-    Action("save_image", "s", "Save the image as PNG", area="result", short="Save PNG"),
+    Action("save_image", "s", "Save the image as PNG", area="result", short="Save"),
     Action("toggle_tree", "t", "JSON as a tree / as text", area="result", short="Tree"),
-    Action("show_entry", "enter", "Show the call's result", area="history", short="Show"),
+    Action("show_entry", "enter", "Show the call's result", area="history", show=False),
     Action("rerun", "r", "Re-run the call", area="history", short="Re-run"),
     Action(
         "load_args",
@@ -78,13 +84,19 @@ ACTIONS: list[Action] = [
         area="history",
         short="Load args",
     ),
-    Action("open_image", "f", "Full-screen view (clicks there act too)", area="screenshot"),
+    Action(
+        "open_image",
+        "f",
+        "Full-screen view (clicks there act too)",
+        area="screenshot",
+        short="Zoom",
+    ),
     Action(
         "save_image",
         "s",
         "Save the screenshot as PNG",
         area="screenshot",
-        short="Save PNG",
+        short="Save",
     ),
     Action("close", "escape", "Close", area="image", palette=False),
     Action("save_image", "s", "Save as PNG", area="image", palette=False),

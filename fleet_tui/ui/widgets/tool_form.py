@@ -69,8 +69,8 @@ class ToolForm(Vertical, can_focus=False):
     """
 
     BINDINGS = [
-        Binding("ctrl+s", "submit", "Send the arguments"),
-        Binding("f4", "toggle_raw", "Fields / raw JSON"),
+        Binding("ctrl+s", "submit", "Call"),
+        Binding("f4", "toggle_raw", "Raw JSON"),
     ]
 
     class Submitted(Message):

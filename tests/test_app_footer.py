@@ -1,0 +1,66 @@
+"""The footer fits 120 columns whatever has focus (every key stays in F1 help and the palette)."""
+
+from __future__ import annotations
+
+from textual.widget import Widget
+from textual.widgets import Input
+from textual.widgets._footer import FooterKey
+
+from fleet_tui.ui.app import FleetTuiApp
+from tests.app_driver import call, local_target, wait_connected, wait_for, wait_idle
+
+WIDTH = 120
+
+
+def footer_laid_out(app: FleetTuiApp) -> bool:
+    keys = list(app.screen.query(FooterKey))
+    return any(k.has_class("-command-palette") for k in keys) and all(k.region for k in keys)
+
+
+def footer_overflow(app: FleetTuiApp) -> list[str]:
+    """Footer keys drawn under the command-palette hint or past the screen edge."""
+    keys = list(app.screen.query(FooterKey))
+    [palette] = [key for key in keys if key.has_class("-command-palette")]
+    limit = palette.region.x
+    overflow = [
+        f"{key.key_display} {key.description}"
+        for key in keys
+        if key is not palette and key.region.right > limit
+    ]
+    if palette.region.right > WIDTH or palette.region.width < len("^p Command palette"):
+        overflow.append("command palette hint")
+    return overflow
+
+
+async def assert_fits(pilot, widget: Widget, area: str) -> None:
+    widget.focus()
+    await pilot.pause(0.2)
+    assert pilot.app.focused is widget, area
+    await wait_for(pilot, lambda: footer_laid_out(pilot.app))
+    assert footer_overflow(pilot.app) == [], area
+
+
+async def test_footer_fits_in_the_tool_use_areas(local_host):
+    app = FleetTuiApp(local_target(local_host.base_url, "tracker"))
+    async with app.run_test(size=(WIDTH, 35)) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "search_issues", {"query": {"text": "login"}})
+        await assert_fits(pilot, app.query_one("#tool-filter", Input), "tools")
+        await assert_fits(
+            pilot, app.tool_panel.query_one("#form-holder").query(Input).first(), "form"
+        )
+        app.action_show_history()
+        await assert_fits(pilot, app.history, "history")
+        app.action_show_tools()
+        await assert_fits(pilot, app.result_view.query_one("TabbedContent Tabs"), "result")
+
+
+async def test_footer_fits_in_the_computer_use_areas(local_host):
+    app = FleetTuiApp(local_target(local_host.base_url, "desktop-todo"))
+    async with app.run_test(size=(WIDTH, 35)) as pilot:
+        await wait_connected(pilot)
+        await wait_idle(pilot)
+        await assert_fits(pilot, app.screenshot_pane, "screenshot")
+        await assert_fits(
+            pilot, app.tool_panel.query_one("#form-holder").query(Input).first(), "form"
+        )
