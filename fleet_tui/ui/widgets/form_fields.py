@@ -8,6 +8,7 @@ shown through `literal()`, never parsed as markup.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -181,7 +182,11 @@ class FieldWidget(Vertical):
     @on(Button.Pressed, ".set-null")
     def _set_null(self, event: Button.Pressed) -> None:
         event.stop()
-        self.node.set_null()
+        self.change(self.node.set_null)
+
+    def change(self, edit: Callable[[], object]) -> None:
+        """Apply `edit` to the node, show the result and tell the form."""
+        edit()
         self.sync_from_node()
         self.edited()
 
@@ -297,9 +302,7 @@ class BooleanField(FieldWidget):
     @on(Button.Pressed, ".clear")
     def _clear(self, event: Button.Pressed) -> None:
         event.stop()
-        self.node.clear()
-        self.sync_from_node()
-        self.edited()
+        self.change(self.node.clear)
 
     def sync_from_node(self) -> None:
         node = self.node
@@ -309,28 +312,54 @@ class BooleanField(FieldWidget):
         self.query_one(".switch-state", Static).update(Text(self._state(), style="dim"))
 
 
-class EnumField(FieldWidget):
-    """A Select of the allowed values; the blank choice leaves the field out, `null` sends null."""
+class ChoiceField(FieldWidget):
+    """A field edited through a Select of labelled choices: the blank choice leaves the field
+    out, `null` (when the schema allows it) sends null."""
 
     def compose_state_buttons(self) -> ComposeResult:
         yield from ()
 
+    def choice_select(self, labels: list[str], *, allow_blank: bool, classes: str = "") -> Select:
+        options: list[tuple[Text, int]] = [
+            (literal(one_line(label, 80)), i) for i, label in enumerate(labels)
+        ]
+        if self.node.nullable:
+            options.append((Text("null", style="italic"), NULL_OPTION))
+        return Select(
+            options,
+            prompt="(not sent)",
+            allow_blank=allow_blank,
+            value=self._selection(),
+            classes=classes,
+            disabled=self.node.read_only,
+            compact=True,
+        )
+
+    def _selection(self) -> Any:
+        raise NotImplementedError
+
+    def choose(self, value: Any, pick: Callable[[int], object]) -> bool:
+        """Apply a Select value to the node (`pick` takes a choice's index); False when it is
+        the current one."""
+        if value == self._selection():
+            return False
+        if value is Select.NULL:
+            self.node.clear()
+        elif value == NULL_OPTION:
+            self.node.set_null()
+        else:
+            pick(int(value))
+        self.edited()
+        return True
+
+
+class EnumField(ChoiceField):
+    """A Select of the allowed values."""
+
     def compose_editor(self) -> ComposeResult:
         node = self.node
         assert isinstance(node, EnumNode)
-        options: list[tuple[Text, int]] = [
-            (literal(one_line(label, 80)), i) for i, label in enumerate(node.option_labels)
-        ]
-        if node.nullable:
-            options.append((Text("null", style="italic"), NULL_OPTION))
-        yield Select(
-            options,
-            prompt="(not sent)",
-            allow_blank=True,
-            value=self._selection(),
-            disabled=node.read_only,
-            compact=True,
-        )
+        yield self.choice_select(node.option_labels, allow_blank=True)
 
     def _selection(self) -> Any:
         node = self.node
@@ -345,15 +374,7 @@ class EnumField(FieldWidget):
         event.stop()
         node = self.node
         assert isinstance(node, EnumNode)
-        if event.value == self._selection():
-            return
-        if event.value is Select.NULL:
-            node.clear()
-        elif event.value == NULL_OPTION:
-            node.set_null()
-        else:
-            node.set(node.options[int(event.value)])
-        self.edited()
+        self.choose(event.value, lambda index: node.set(node.options[index]))
 
 
 class ConstField(FieldWidget):
@@ -419,9 +440,7 @@ class ObjectField(FieldWidget):
     @on(Button.Pressed, ".clear")
     def _clear(self, event: Button.Pressed) -> None:
         event.stop()
-        self.node.clear()
-        self.sync_from_node()
-        self.edited()
+        self.change(self.node.clear)
 
 
 SECTION_SIZE = 20
@@ -662,32 +681,18 @@ def _unused_key(node: MapNode) -> str:
     return next(f"key{i}" for i in range(1, len(taken) + 2) if f"key{i}" not in taken)
 
 
-class UnionField(FieldWidget):
+class UnionField(ChoiceField):
     """A branch selector (Select) and the fields of the chosen branch."""
 
     DEFAULT_CSS = """
     UnionField > .union-branch { height: auto; padding: 0 0 0 2; }
     """
 
-    def compose_state_buttons(self) -> ComposeResult:
-        yield from ()
-
     def compose_editor(self) -> ComposeResult:
         node = self.node
         assert isinstance(node, UnionNode)
-        options: list[tuple[Text, int]] = [
-            (literal(one_line(label, 80)), i) for i, label in enumerate(node.branch_labels)
-        ]
-        if node.nullable:
-            options.append((Text("null", style="italic"), NULL_OPTION))
-        yield Select(
-            options,
-            prompt="(not sent)",
-            allow_blank=not node.required,
-            value=self._selection(),
-            classes="branch-select",
-            disabled=node.read_only,
-            compact=True,
+        yield self.choice_select(
+            node.branch_labels, allow_blank=not node.required, classes="branch-select"
         )
 
     def compose_below(self) -> ComposeResult:
@@ -709,14 +714,6 @@ class UnionField(FieldWidget):
         event.stop()
         node = self.node
         assert isinstance(node, UnionNode)
-        if event.value == self._selection():
-            return
-        if event.value is Select.NULL:
-            node.clear()
-        elif event.value == NULL_OPTION:
-            node.set_null()
-        else:
-            node.select(int(event.value))
-        self.edited()
-        self.refresh(recompose=True)
-        self.call_after_refresh(lambda: self.query_one(".branch-select", Select).focus())
+        if self.choose(event.value, node.select):
+            self.refresh(recompose=True)
+            self.call_after_refresh(lambda: self.query_one(".branch-select", Select).focus())
