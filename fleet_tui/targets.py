@@ -62,7 +62,9 @@ class Target(BaseModel):
         return f"{what} @ {where}"
 
 
-def add_target_arguments(parser: argparse.ArgumentParser, *, env_key_required: bool = False) -> None:
+def add_target_arguments(
+    parser: argparse.ArgumentParser, *, env_key_required: bool = False
+) -> None:
     """The target options, identical for every command and the app."""
     parser.add_argument(
         "env_key",
@@ -76,9 +78,7 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, env_key_required: b
         "--local", action="store_true", help="use the embedded local Fleet host (no API key)"
     )
     group.add_argument("--base-url", metavar="URL", help="another Fleet-compatible host")
-    group.add_argument(
-        "--mcp", action="append", default=[], metavar="URL", help="a plain MCP endpoint (repeatable)"
-    )
+    add_repeatable(group, "--mcp", metavar="URL", help="a plain MCP endpoint (repeatable)")
     group.add_argument("--openenv", metavar="URL", help="an OpenEnv environment server")
     group.add_argument(
         "--openenv-task",
@@ -89,11 +89,10 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, env_key_required: b
     group.add_argument("--region", help="Fleet region")
     group.add_argument("--image-type", help="instance image type")
     group.add_argument("--ttl", type=int, metavar="SECONDS", help="instance time to live")
-    group.add_argument(
+    add_repeatable(
+        group,
         "--env",
         dest="env_variables",
-        action="append",
-        default=[],
         metavar="KEY=VALUE",
         help="environment variable for the instance (repeatable)",
     )
@@ -104,12 +103,7 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, env_key_required: b
 
 def target_from_args(args: argparse.Namespace) -> Target:
     """Build and check a Target; raises EnvError (exit 2) with a one-line message."""
-    env_variables: dict[str, str] = {}
-    for item in args.env_variables:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise EnvError(f"--env expects KEY=VALUE, got {item!r}")
-        env_variables[key] = value
+    env_variables = dict(key_value(item, "--env") for item in args.env_variables)
     target = Target(
         env_key=args.env_key,
         instance=args.instance,
@@ -128,6 +122,26 @@ def target_from_args(args: argparse.Namespace) -> Target:
     )
     check_target(target)
     return target
+
+
+def has_target(args: argparse.Namespace) -> bool:
+    """True when the command line names an env (ENV_KEY, --instance, --mcp or --openenv)."""
+    return bool(args.env_key or args.instance or args.mcp or args.openenv)
+
+
+def add_repeatable(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: str, **options: Any
+) -> None:
+    """An option that may be given many times, collected into a list (empty when absent)."""
+    parser.add_argument(*flags, action="append", default=[], **options)
+
+
+def key_value(item: str, option: str) -> tuple[str, str]:
+    """`KEY=VALUE` as (key, value); EnvError (exit 2) naming `option` when it is not that."""
+    key, sep, value = item.partition("=")
+    if not sep or not key:
+        raise EnvError(f"{option} expects KEY=VALUE, got {item!r}")
+    return key, value
 
 
 def parse_openenv_task(text: str | None) -> tuple[str, int] | None:
@@ -152,11 +166,11 @@ def check_target(target: Target) -> None:
     if target.env_key and target.instance:
         raise EnvError("give either ENV_KEY to provision or --instance ID to attach, not both")
     if not (target.openenv or target.mcp or target.env_key or target.instance):
-        raise EnvError("no target: give ENV_KEY (with --local for the embedded host), "
-                       "--instance ID, --openenv URL or --mcp URL")
-    needs_key = (
-        target.kind == "fleet" and not target.base_url and not _has_stored_credentials()
-    )
+        raise EnvError(
+            "no target: give ENV_KEY (with --local for the embedded host), "
+            "--instance ID, --openenv URL or --mcp URL"
+        )
+    needs_key = target.kind == "fleet" and not target.base_url and not _has_stored_credentials()
     if needs_key and not target.api_key:
         raise EnvError(
             "FLEET_API_KEY is not set: set it to use the Fleet cloud, "

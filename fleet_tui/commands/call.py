@@ -27,18 +27,17 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
-from fleet_tui.targets import add_target_arguments, target_from_args
+from fleet_tui.targets import add_repeatable, add_target_arguments, key_value, target_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
     parser.add_argument("tool", metavar="TOOL", help="the tool to call")
     parser.add_argument("--args", metavar="JSON", help="the arguments as a JSON object")
-    parser.add_argument(
+    add_repeatable(
+        parser,
         "-a",
         dest="pairs",
-        action="append",
-        default=[],
         metavar="KEY=VALUE",
         help="one argument (repeatable); VALUE is read as JSON when it parses, else as a string",
     )
@@ -61,9 +60,7 @@ def parse_arguments(args_json: str | None, pairs: list[str]) -> dict[str, Any]:
         if not isinstance(arguments, dict):
             raise EnvError(f"--args must be a JSON object, got {type(arguments).__name__}")
     for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise EnvError(f"-a expects KEY=VALUE, got {pair!r}")
+        key, value = key_value(pair, "-a")
         try:
             arguments[key] = json.loads(value)
         except ValueError:

@@ -6,45 +6,25 @@ from __future__ import annotations
 import argparse
 import sys
 
-from fleet_tui.targets import add_target_arguments
-from fleet_tui.tasks.verify import VERIFIER_MODES
+from fleet_tui.commands.options import (
+    add_ignore_key_argument,
+    add_verifier_arguments,
+    print_report,
+)
+from fleet_tui.targets import add_repeatable, add_target_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--tasks",
-        required=True,
-        action="append",
-        metavar="FILE",
-        help="Fleet task file (JSON; repeatable)",
+    add_repeatable(
+        parser, "--tasks", required=True, metavar="FILE", help="Fleet task file (JSON; repeatable)"
     )
-    parser.add_argument(
-        "--task",
-        action="append",
-        default=[],
-        metavar="KEY",
-        help="check only this task (repeatable)",
-    )
+    add_repeatable(parser, "--task", metavar="KEY", help="check only this task (repeatable)")
     parser.add_argument(
         "--gold", metavar="DIR", help="folder of gold sessions, one per task: DIR/<task key>.jsonl"
     )
     parser.add_argument("--parallel", type=int, default=1, metavar="N", help="tasks at once")
-    parser.add_argument(
-        "--verifier-mode",
-        choices=VERIFIER_MODES,
-        default="remote",
-        help="run verifiers through the host (remote) or on this machine",
-    )
-    parser.add_argument(
-        "--timeout", type=float, default=30.0, metavar="SECONDS", help="local verifier timeout"
-    )
-    parser.add_argument(
-        "--ignore-key",
-        action="append",
-        default=[],
-        metavar="KEY",
-        help="JSON key left out when comparing replayed results (repeatable)",
-    )
+    add_verifier_arguments(parser)
+    add_ignore_key_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     add_target_arguments(parser)
 
@@ -94,12 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 ignore_keys=args.ignore_key,
             )
 
-    report = asyncio.run(main())
-    if args.json:
-        print(report.model_dump_json(indent=2))
-    else:
-        print(summary_table(report))
-    return 0 if report.ok else 1
+    return print_report(asyncio.run(main()), summary_table, args.json)
 
 
 def summary_table(report) -> str:

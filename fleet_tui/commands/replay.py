@@ -6,27 +6,20 @@ from __future__ import annotations
 import argparse
 import sys
 
+from fleet_tui.commands.options import (
+    add_ignore_key_argument,
+    add_verifier_arguments,
+    print_report,
+)
 from fleet_tui.targets import add_target_arguments
-from fleet_tui.tasks.verify import VERIFIER_MODES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("session", metavar="SESSION.jsonl", help="a recorded session file")
     add_target_arguments(parser)
-    parser.add_argument(
-        "--verifier-mode",
-        choices=VERIFIER_MODES,
-        default="remote",
-        help="run the verifier through the host (remote) or on this machine",
-    )
+    add_verifier_arguments(parser)
     parser.add_argument("--no-verify", action="store_true", help="do not run the task's verifier")
-    parser.add_argument(
-        "--ignore-key",
-        action="append",
-        default=[],
-        metavar="KEY",
-        help="JSON key left out when comparing results (repeatable)",
-    )
+    add_ignore_key_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -35,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
     from fleet_tui.session.reader import load_session
     from fleet_tui.session.replay import replay_session
-    from fleet_tui.targets import target_from_args
+    from fleet_tui.targets import has_target, target_from_args
     from fleet_tui.tasks.provision import connected, shared_host
     from fleet_tui.tasks.verify import run_verifier
 
@@ -43,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     for problem in session.problems:
         print(f"fleet-tui: {args.session}: {problem}", file=sys.stderr)
     recorded = session.connect()
-    if not (args.env_key or args.instance or args.mcp or args.openenv) and recorded:
+    if not has_target(args) and recorded:
         args.env_key = recorded.target.get("env_key")  # the env the session was recorded on
     base = target_from_args(args)
 
@@ -61,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
         async with shared_host(base) as target, connected(target) as env:
 
             async def verify(task):
-                return await run_verifier(env, task, mode=args.verifier_mode)
+                return await run_verifier(
+                    env, task, mode=args.verifier_mode, timeout_s=args.timeout
+                )
 
             return await replay_session(
                 session,
@@ -71,12 +66,7 @@ def run(args: argparse.Namespace) -> int:
                 on_step=show,
             )
 
-    report = asyncio.run(main())
-    if args.json:
-        print(report.model_dump_json(indent=2))
-    else:
-        print(replay_summary(report))
-    return 0 if report.ok else 1
+    return print_report(asyncio.run(main()), replay_summary, args.json)
 
 
 def replay_summary(report) -> str:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 
+from fleet_tui.commands.options import add_verifier_arguments
 from fleet_tui.commands.output import out, print_json
 from fleet_tui.envs.base import Env, Verdict
-from fleet_tui.targets import add_target_arguments, target_from_args
-from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
-from fleet_tui.tasks.verify import VERIFIER_MODES
+from fleet_tui.targets import add_target_arguments, has_target, target_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,19 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tasks", required=True, metavar="FILE", help="task file (Fleet JSON)")
     parser.add_argument("--task", required=True, metavar="KEY", help="the task to verify")
     parser.add_argument("--final-answer", metavar="TEXT", help="the agent's final answer")
-    parser.add_argument(
-        "--verifier-mode",
-        choices=VERIFIER_MODES,
-        default="remote",
-        help="run the verifier through the host (remote) or on this machine",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=DEFAULT_TIMEOUT_S,
-        metavar="SECONDS",
-        help="verifier time limit",
-    )
+    add_verifier_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
 
 
@@ -45,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from fleet_tui.tasks.files import find_task, load_tasks
 
     task = find_task(load_tasks(args.tasks), args.task)
-    if not (args.env_key or args.instance or args.mcp or args.openenv) and task.env_key:
+    if not has_target(args) and task.env_key:
         args.env_key = f"{task.env_key}:{task.version}" if task.version else task.env_key
     target = target_from_args(args)
 
