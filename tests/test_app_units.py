@@ -125,3 +125,29 @@ def test_ttl_countdown():
     assert ttl_left(info.model_copy(update={"ttl_seconds": 90}), 100.0, now=130.0) == "TTL 1:00"
     assert ttl_left(info, 100.0, now=5000.0) == "TTL expired"
     assert ttl_left(EnvInfo(kind="fleet"), 100.0) is None
+
+
+async def test_tool_description_is_capped_and_expands_on_click():
+    from textual.app import App
+
+    from fleet_tui.ui.widgets.tool_description import COLLAPSED_LINES, ToolDescription
+
+    long = "Use the screen: " + " ".join(f"word{i}" for i in range(60)) + " [b]end[/b]"
+
+    class Holder(App):
+        def compose(self):
+            yield ToolDescription(long, id="d")
+
+    app = Holder()
+    async with app.run_test(size=(40, 20)) as pilot:
+        description = app.query_one(ToolDescription)
+        await pilot.pause()
+        assert description.region.height == COLLAPSED_LINES
+        assert "more (f5)" in str(description.render())
+        await pilot.click(ToolDescription)
+        await pilot.pause()
+        assert description.expanded and description.region.height > COLLAPSED_LINES
+        assert str(description.render()).startswith(long)
+        description.show("short")
+        await pilot.pause()
+        assert description.region.height == 1 and str(description.render()) == "short"

@@ -73,6 +73,13 @@ ACTIONS: list[Action] = [
         area="result",
         short="Zoom",
     ),
+    Action(
+        "toggle_description",
+        "f5",
+        "Whole tool description / first lines",
+        area="form",
+        show=False,
+    ),
     Action("save_image", "s", "Save the image as PNG", area="result", short="Save"),
     Action("toggle_tree", "t", "JSON as a tree / as text", area="result", short="Tree"),
     Action("show_entry", "enter", "Show the call's result", area="history", show=False),

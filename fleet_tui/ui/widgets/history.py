@@ -67,33 +67,35 @@ class HistoryTable(DataTable):
 
     def on_mount(self) -> None:
         self.add_column("#", key="number")
-        self.add_column("tool", key="tool")
-        self.add_column("status", key="status")
-        self.add_column("ms", key="latency")
-        self.add_column("arguments", key="arguments")
+        self.add_column("call", key="call")
 
     def add_entry(self, entry: HistoryEntry) -> None:
         key = str(entry.number)
         self.entries[key] = entry
-        self.add_row(*self._cells(entry), key=key)
+        self.add_row(*self._cells(entry), key=key, height=2)
         self.move_cursor(row=self.row_count - 1)
 
     def update_entry(self, entry: HistoryEntry) -> None:
         key = str(entry.number)
-        for column, value in zip(
-            ("number", "tool", "status", "latency", "arguments"), self._cells(entry), strict=True
-        ):
-            self.update_cell(key, column, value)
+        for column, value in zip(("number", "call"), self._cells(entry), strict=True):
+            self.update_cell(key, column, value, update_width=True)
+
+    def on_resize(self) -> None:
+        for entry in self.entries.values():
+            self.update_entry(entry)
 
     def _cells(self, entry: HistoryEntry) -> list[Text]:
-        latency = f"{entry.latency_s * 1000:.0f}" if entry.latency_s is not None else ""
-        return [
-            Text(str(entry.number), style="dim"),
-            Text(one_line(entry.tool, 18)),
-            Text(entry.status, style=STATUS_STYLES.get(entry.status, "")),
-            Text(latency, justify="right"),
-            Text(entry.arguments_summary() or one_line(entry.message, 60), style="dim"),
-        ]
+        """`#`, then the tool, status and latency over the arguments (or the message)."""
+        width = max(12, self.size.width - len(str(len(self.entries) or 1)) - 6)
+        tail = Text(f"  {entry.status}", style=STATUS_STYLES.get(entry.status, ""))
+        if entry.latency_s is not None:
+            tail.append(f" {entry.latency_s * 1000:.0f} ms", style="dim")
+        call = Text(one_line(entry.tool, max(4, width - len(tail))))
+        call.append_text(tail)
+        summary = entry.arguments_summary(width) or one_line(entry.message, width)
+        call.append("\n")
+        call.append(summary, style="dim")
+        return [Text(str(entry.number), style="dim"), call]
 
     def current(self) -> HistoryEntry | None:
         if not self.row_count:

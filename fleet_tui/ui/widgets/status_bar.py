@@ -81,7 +81,8 @@ def status_text(
         if ttl:
             line.append(f"  {ttl}")
     if heartbeat:
-        line.append(f"  ♥ {clean(heartbeat)}", style="dim")
+        failed = heartbeat.startswith("failed")
+        line.append(f"  ♥ {clean(heartbeat)}", style="bold red" if failed else "dim")
     labels = endpoint_labels([e.url for e in endpoints])
     for endpoint in endpoints:
         mark, style = ENDPOINT_STYLES.get(endpoint.state, ("?", ""))

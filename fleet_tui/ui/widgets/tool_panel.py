@@ -19,6 +19,7 @@ from textual.widgets import Button, Static, TextArea
 from fleet_tui.envs.base import Tool
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.ui.widgets.tool_description import ToolDescription
 from fleet_tui.ui.widgets.tool_form import ToolForm
 
 
@@ -102,7 +103,7 @@ class ToolPanel(Vertical):
         self.border_title = "Tool"
 
     def compose(self) -> ComposeResult:
-        yield Static("Pick a tool on the left.", id="tool-description", markup=False)
+        yield ToolDescription("Pick a tool on the left.", id="tool-description")
         yield Vertical(id="form-holder")
         with Horizontal(id="tool-actions"):
             yield Button("Call", id="call-button", variant="primary", disabled=True)
@@ -114,7 +115,7 @@ class ToolPanel(Vertical):
         self.tool = tool
         self.border_title = Text(one_line(tool.name, 60))
         description = clean(tool.description or tool.title or "").strip()
-        self.query_one("#tool-description", Static).update(description or "(no description)")
+        self.query_one(ToolDescription).show(description or "(no description)")
         holder = self.query_one("#form-holder", Vertical)
         await holder.remove_children()
         self.form = build_form_widget(tool)
@@ -147,6 +148,9 @@ class ToolPanel(Vertical):
         holder = self.query_one("#form-holder", Vertical)
         fields = [w for w in holder.query("*") if w.focusable]
         (fields[0] if fields else self.query_one("#call-button", Button)).focus()
+
+    def action_toggle_description(self) -> None:
+        self.query_one(ToolDescription).toggle()
 
     def on_tool_form_submitted(self, event: Message) -> None:
         event.stop()
