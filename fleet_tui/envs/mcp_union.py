@@ -26,12 +26,12 @@ from fleet_tui.envs.base import (
     EnvInfo,
     Progress,
     ResetResult,
-    TextBlock,
     Tool,
     ToolConflict,
     ToolResult,
 )
 from fleet_tui.envs.errors import describe_error, is_retryable, leaf_errors
+from fleet_tui.envs.results import error_result, tool_from_mcp, tool_result_from_mcp
 
 if TYPE_CHECKING:
     import mcp.types
@@ -381,8 +381,6 @@ class McpUnion:
         """
         from mcp.shared.exceptions import MCPError
 
-        from fleet_tui.envs.results import tool_result_from_mcp
-
         tools = await self.list_tools()
         endpoint = self._owner_of.get(name)
         if endpoint is None:
@@ -407,12 +405,17 @@ class McpUnion:
             return error_result(
                 error.message,
                 f"mcp error {error.code}",
-                endpoint.url,
-                started,
+                endpoint=endpoint.url,
+                latency_s=time.monotonic() - started,
                 raw={"error": {"code": error.code, "message": error.message, "data": error.data}},
             )
         except Exception as error:  # the answer arrived but the client could not accept it
-            return error_result(describe_error(error), "client error", endpoint.url, started)
+            return error_result(
+                describe_error(error),
+                "client error",
+                endpoint=endpoint.url,
+                latency_s=time.monotonic() - started,
+            )
         return tool_result_from_mcp(
             result, endpoint=endpoint.url, latency_s=time.monotonic() - started
         )
@@ -450,31 +453,6 @@ def union_of(
                     )
                 )
     return list(tools.values()), owners, conflicts
-
-
-def tool_from_mcp(tool: mcp.types.Tool, endpoint: str) -> Tool:
-    return Tool(
-        name=tool.name,
-        description=tool.description or "",
-        title=tool.title,
-        input_schema=dict(tool.input_schema or {"type": "object"}),
-        output_schema=tool.output_schema,
-        endpoint=endpoint,
-    )
-
-
-def error_result(
-    message: str, kind: str, endpoint: str, started: float, raw: Any | None = None
-) -> ToolResult:
-    """A failed call as a result: the server answered, but not with a CallToolResult."""
-    return ToolResult(
-        blocks=[TextBlock(text=message)],
-        is_error=True,
-        error_kind=kind,
-        latency_s=time.monotonic() - started,
-        endpoint=endpoint,
-        raw=raw,
-    )
 
 
 def failures(endpoints: list[McpEndpoint]) -> str:

@@ -39,11 +39,8 @@ from fleet_tui.envs.base import (
     ToolResult,
 )
 from fleet_tui.envs.openenv_http import OpenEnvHttp
-from fleet_tui.envs.openenv_results import (
-    error_result,
-    tool_result_from_observation,
-    tool_result_from_step,
-)
+from fleet_tui.envs.openenv_results import tool_result_from_observation, tool_result_from_step
+from fleet_tui.envs.results import error_result, tool_from_mcp
 from fleet_tui.targets import Target
 
 EPISODE_ENDED = "the episode ended; reset to start a new one"
@@ -132,9 +129,9 @@ class OpenEnvEnv:
         from_jsonrpc = await self._tools_via_jsonrpc()
         self._action_tool = None
         if listed is not None:
-            tools = [tool_from_wire(tool, self.ws_url) for tool in _enrich(listed, from_jsonrpc)]
+            tools = [tool_from_mcp(tool, self.ws_url) for tool in _enrich(listed, from_jsonrpc)]
         elif from_jsonrpc:
-            tools = [tool_from_wire(tool, self.ws_url) for tool in from_jsonrpc]
+            tools = [tool_from_mcp(tool, self.ws_url) for tool in from_jsonrpc]
         else:
             self._action_tool = await self._step_tool()
             tools = [self._action_tool]
@@ -363,20 +360,6 @@ def ws_url(base_url: str) -> str:
     parts = urlsplit(base_url)
     scheme = "wss" if parts.scheme == "https" else "ws"
     return urlunsplit((scheme, parts.netloc, f"{parts.path}/ws", "", ""))
-
-
-def tool_from_wire(tool: Mapping[str, Any], endpoint: str) -> Tool:
-    """A Tool from a listed tool; the schema may be under input_schema or inputSchema."""
-    schema = tool.get("input_schema") or tool.get("inputSchema") or {"type": "object"}
-    output = tool.get("output_schema") or tool.get("outputSchema")
-    return Tool(
-        name=str(tool["name"]),
-        description=tool.get("description") or "",
-        title=tool.get("title"),
-        input_schema=schema,
-        output_schema=output,
-        endpoint=endpoint,
-    )
 
 
 def _enrich(listed: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict[str, Any]]:

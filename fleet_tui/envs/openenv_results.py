@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from fleet_tui.envs.base import TextBlock, ToolResult
-from fleet_tui.envs.results import content_block_from_mcp, tool_result_from_mcp
+from fleet_tui.envs.results import content_block_from_mcp, error_result, tool_result_from_mcp
 
 
 def tool_result_from_step(
@@ -61,17 +61,6 @@ def tool_result_from_observation(data: Mapping[str, Any], *, endpoint: str = "")
         done=bool(data.get("done", False)),
         endpoint=endpoint,
         raw=dict(data),
-    )
-
-
-def error_result(message: str, kind: str, *, endpoint: str = "", raw: Any = None) -> ToolResult:
-    """A failed call: the message as text, the kind of failure in `error_kind`."""
-    return ToolResult(
-        blocks=[TextBlock(text=message)],
-        is_error=True,
-        error_kind=kind,
-        endpoint=endpoint,
-        raw=raw,
     )
 
 

@@ -1,4 +1,4 @@
-"""Turn an MCP CallToolResult into a `ToolResult`.
+"""Turn an MCP CallToolResult into a `ToolResult` (and a listed MCP tool into a `Tool`).
 
 Accepts mcp objects (pydantic models) or plain dicts, in the snake_case field names of mcp 2.x
 (`is_error`, `structured_content`, `mime_type`) or the camelCase of the wire and of mcp 1.x
@@ -21,6 +21,7 @@ from fleet_tui.envs.base import (
     ResourceBlock,
     ResourceLinkBlock,
     TextBlock,
+    Tool,
     ToolResult,
     UnknownBlock,
 )
@@ -38,6 +39,19 @@ def tool_result_from_mcp(obj: Any, *, endpoint: str = "", latency_s: float = 0.0
         endpoint=endpoint,
         size_bytes=len(json.dumps(raw, default=str)),
         raw=raw,
+    )
+
+
+def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
+    """A Tool from a listed MCP tool, as an object or its dict form (either casing)."""
+    tool = to_wire_dict(obj)
+    return Tool(
+        name=str(tool["name"]),
+        description=tool.get("description") or "",
+        title=tool.get("title"),
+        input_schema=pick(tool, "input_schema", "inputSchema") or {"type": "object"},
+        output_schema=pick(tool, "output_schema", "outputSchema"),
+        endpoint=endpoint,
     )
 
 
@@ -98,3 +112,17 @@ def pick(data: Mapping[str, Any], *names: str) -> Any:
         if data.get(name) is not None:
             return data[name]
     return None
+
+
+def error_result(
+    message: str, kind: str, *, endpoint: str = "", latency_s: float = 0.0, raw: Any = None
+) -> ToolResult:
+    """A failed call: the message as text, the kind of failure in `error_kind`."""
+    return ToolResult(
+        blocks=[TextBlock(text=message)],
+        is_error=True,
+        error_kind=kind,
+        latency_s=latency_s,
+        endpoint=endpoint,
+        raw=raw,
+    )
