@@ -9,12 +9,15 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fleet_tui.envs.base import Verdict
 from fleet_tui.tasks.snapshot import DbSnapshot, write_sqlite
 from fleet_tui.tasks.verifier_child import READY
+
+T = TypeVar("T")
 
 DEFAULT_TIMEOUT_S = 30.0
 STARTUP_TIMEOUT_S = 120.0
@@ -53,6 +56,35 @@ def verdict_from_outcome(
     )
 
 
+async def start_child(
+    module: str, *args: str, stdin: int = asyncio.subprocess.DEVNULL, env: dict | None = None
+) -> asyncio.subprocess.Process:
+    """`python -m module args` in a child process, its stdout and stderr piped."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        module,
+        *args,
+        stdin=stdin,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
+
+
+async def wait_or_kill(
+    process: asyncio.subprocess.Process, step: Awaitable[T], limit_s: float
+) -> T:
+    """`step`, given at most `limit_s`; on a timeout (TimeoutError) or a cancel, the child is
+    killed first."""
+    try:
+        return await asyncio.wait_for(step, limit_s)
+    except (TimeoutError, asyncio.CancelledError):
+        process.kill()
+        await process.wait()
+        raise
+
+
 async def run_verifier_files(
     code: str,
     databases: dict[str, Path],
@@ -70,27 +102,16 @@ async def run_verifier_files(
             "final_answer": final_answer,
         }
         request_path.write_text(json.dumps(request), encoding="utf-8")
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "fleet_tui.tasks.verifier_child",
-            str(request_path),
-            str(result_path),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+        process = await start_child(
+            "fleet_tui.tasks.verifier_child", str(request_path), str(result_path)
         )
         started = time.perf_counter()
         try:
-            ready = await asyncio.wait_for(process.stdout.readline(), STARTUP_TIMEOUT_S)
+            ready = await wait_or_kill(process, process.stdout.readline(), STARTUP_TIMEOUT_S)
             if ready.decode(errors="replace").strip() == READY:
                 started = time.perf_counter()
-            out, err = await asyncio.wait_for(process.communicate(), timeout_s)
-        except (TimeoutError, asyncio.CancelledError) as stop:
-            process.kill()
-            await process.wait()
-            if isinstance(stop, asyncio.CancelledError):
-                raise
+            out, err = await wait_or_kill(process, process.communicate(), timeout_s)
+        except TimeoutError:
             outcome = {
                 "success": False,
                 "error_type": "Timeout",

@@ -11,7 +11,6 @@ import ast
 import asyncio
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,6 +19,8 @@ from fleet_tui.tasks.local_verify import (
     DEFAULT_TIMEOUT_S,
     STARTUP_TIMEOUT_S,
     run_verifier_snapshots,
+    start_child,
+    wait_or_kill,
 )
 from fleet_tui.tasks.remote_child import LOADED
 from fleet_tui.tasks.snapshot import DbSnapshot, QueryFn, Rows, take_snapshot
@@ -182,14 +183,8 @@ async def verify_remote_isolated(
     child_env = {**os.environ}
     if fleet.client.api_key:
         child_env["FLEET_API_KEY"] = fleet.client.api_key
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "fleet_tui.tasks.remote_child",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=child_env,
+    process = await start_child(
+        "fleet_tui.tasks.remote_child", stdin=asyncio.subprocess.PIPE, env=child_env
     )
     steps = {  # the line that ends each step, its time limit, what it means to miss it
         READY: (STARTUP_TIMEOUT_S, "the verifier process did not start in time"),
@@ -204,13 +199,9 @@ async def verify_remote_isolated(
         process.stdin.close()
         for marker, (limit, missed) in steps.items():
             late = missed
-            out += await asyncio.wait_for(read_past(process.stdout, marker), limit)
+            out += await wait_or_kill(process, read_past(process.stdout, marker), limit)
         await process.wait()
-    except (TimeoutError, asyncio.CancelledError) as stop:
-        process.kill()
-        await process.wait()
-        if isinstance(stop, asyncio.CancelledError):
-            raise
+    except TimeoutError:
         return failed(task, "Timeout", late)
     finally:
         err = await errors
