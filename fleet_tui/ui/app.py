@@ -679,9 +679,10 @@ class FleetTuiApp(App[int]):
         self.query_one(ProgressPanel).start("Closing what fleet-tui created…")
         self.workers.cancel_group(self, "call")
         self.workers.cancel_group(self, "connection")
-        self.run_worker(self._shutdown(), group="shutdown")
+        self.run_worker(self._close_then_exit(), group="shutdown")
 
-    async def _shutdown(self) -> None:
+    async def _close_then_exit(self) -> None:
+        """(Not `_shutdown`: that name is Textual's own exit sequence.)"""
         with contextlib.suppress(Exception):
             await self._close_env()
         self.exit(0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 from rich.console import Console
 from rich.text import Text
 from textual import events
@@ -47,7 +49,7 @@ class ToolDescription(Widget):
         self.set_reactive(ToolDescription.text, text)
 
     def show(self, text: str) -> None:
-        self.text = clean(text).strip()
+        self.text = inspect.cleandoc(clean(text))  # docstring indentation is not content
         self.expanded = False
 
     def toggle(self) -> None:
