@@ -70,7 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(module.run(args) or 0)
     except EnvError as error:
-        print(f"fleet-tui: {error.message}", file=sys.stderr)
+        from fleet_tui.commands.output import err
+
+        err(f"fleet-tui: {error.message}")
         return error.exit_code
     except KeyboardInterrupt:
         print("fleet-tui: interrupted", file=sys.stderr)

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def list_envs(args: argparse.Namespace, api_key: str | None) -> int:
-    from fleet_tui.envs.fleet import fleet_client
+    from fleet_tui.envs.fleet import fleet_client, sdk_error_text
 
     host = None
     base_url = args.base_url
@@ -43,9 +43,8 @@ async def list_envs(args: argparse.Namespace, api_key: str | None) -> int:
         try:
             envs = await client.list_envs()
         except Exception as error:
-            message = getattr(error, "message", None) or str(error) or type(error).__name__
             where = "the embedded host" if args.local else base_url or "the Fleet cloud"
-            raise EnvError(f"cannot list the envs of {where}: {message}") from None
+            raise EnvError(f"cannot list the envs of {where}: {sdk_error_text(error)}") from None
     finally:
         if host is not None:
             await asyncio.to_thread(host.stop)

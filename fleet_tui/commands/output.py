@@ -9,6 +9,8 @@ import re
 import sys
 from typing import Any
 
+from fleet_tui.session.redact import hide_secret_values
+
 # CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, two-byte escapes, 8-bit CSI/OSC.
 _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
@@ -23,7 +25,9 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def clean(text: str) -> str:
-    """`text` without terminal escape sequences or control characters (tabs, newlines kept)."""
+    """`text` without terminal escape sequences, control characters (tabs, newlines kept) or
+    the API key."""
+    text = hide_secret_values(text)
     if text.isprintable():
         return text
     return _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
@@ -44,8 +48,9 @@ def warn(text: str) -> None:
 
 
 def print_json(data: Any) -> None:
-    """`data` as indented JSON on stdout. JSON escapes control characters itself."""
-    print(json.dumps(data, indent=2, ensure_ascii=False, default=str), flush=True)
+    """`data` as indented JSON on stdout, without the API key. JSON escapes control characters
+    itself."""
+    print(hide_secret_values(pretty_json(data)), flush=True)
 
 
 def pretty_json(value: Any) -> str:

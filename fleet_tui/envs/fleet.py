@@ -51,6 +51,18 @@ def causes(error: BaseException) -> list[BaseException]:
     return chain
 
 
+def sdk_error_text(error: BaseException) -> str:
+    """What an SDK error says, as one line without secrets: an HTML error page (a plain web
+    server where a Fleet host should be) becomes its HTTP status."""
+    from fleet_tui.session.redact import redact
+
+    message = getattr(error, "message", None) or str(error) or type(error).__name__
+    if message.lstrip()[:1] == "<":
+        status = getattr(error, "status_code", None)
+        message = f"HTTP {status or 'error'} with a web page, not a Fleet API answer"
+    return redact(" ".join(message.split()))
+
+
 def fleet_client(
     base_url: str | None, api_key: str | None, *, max_retries: int | None = None
 ) -> fleet.AsyncFleet:
@@ -196,7 +208,7 @@ class FleetEnv:
 
     async def _explain(self, error: Exception, doing: str) -> str:
         kinds = {cls.__name__ for cause in causes(error) for cls in type(cause).__mro__}
-        message = getattr(error, "message", None) or str(error) or type(error).__name__
+        message = sdk_error_text(error)
         if "FleetEnvironmentNotFoundError" in kinds:
             return f"cannot {doing}: {message}{await self._available_envs()}"
         if "FleetAuthenticationError" in kinds:

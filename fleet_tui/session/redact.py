@@ -25,6 +25,15 @@ def _secret_values() -> list[str]:
     return [v for name in SECRET_ENV_VARS if len(v := os.environ.get(name, "")) >= 4]
 
 
+def hide_secret_values(text: str) -> str:
+    """`text` with the values of the secret environment variables (FLEET_API_KEY) replaced;
+    values under 8 characters (a placeholder like `local`) are left alone, as ordinary words."""
+    for secret in _secret_values():
+        if len(secret) >= 8:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
 def redact(value: Any, secrets: list[str] | None = None) -> Any:
     """A copy of a JSON-like value with secret-named fields and known secret values removed."""
     secrets = _secret_values() if secrets is None else secrets

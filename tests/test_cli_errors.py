@@ -1,0 +1,106 @@
+"""Hostile hosts and servers against the headless commands, each in a subprocess: a host that
+echoes the API key back in its errors, a plain web server where a Fleet host should be, and an
+MCP server whose results carry terminal escapes. Errors are one clean line on stderr, stdout
+stays empty or valid JSON, and the API key never appears anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from tests.cli_run import assert_one_line_error, fleet_tui
+from tests.fixtures.openenv_servers import ThreadServer, serve_in_thread
+
+SECRET = "sk-test-SECRET123"
+
+
+async def echo_key_host(scope, receive, send) -> None:
+    """A Fleet-ish host that fails every request with the Authorization header in its body."""
+    if scope["type"] != "http":
+        return
+    auth = dict(scope["headers"]).get(b"authorization", b"").decode()
+    body = json.dumps({"detail": f"internal error for {auth}"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 500,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def html_host(scope, receive, send) -> None:
+    """A plain web server: an HTML error page (several lines) for every request."""
+    if scope["type"] != "http":
+        return
+    body = b"<!DOCTYPE HTML>\n<html>\n  <body>\n    <h1>Error response</h1>\n  </body>\n</html>\n"
+    await send(
+        {"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"text/html")]}
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+@pytest.fixture(scope="module")
+def echo_key_url() -> Iterator[str]:
+    served: ThreadServer = serve_in_thread(echo_key_host)
+    yield served.base_url
+    served.stop()
+
+
+@pytest.fixture(scope="module")
+def html_url() -> Iterator[str]:
+    served: ThreadServer = serve_in_thread(html_host)
+    yield served.base_url
+    served.stop()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["envs", "--json"],
+        ["tools", "tracker", "--json"],
+        ["call", "--instance", "abc", "list_users"],
+        ["reset", "tracker"],
+    ],
+    ids=["envs", "tools", "call", "reset"],
+)
+def test_the_api_key_never_appears_in_an_error(echo_key_url, command):
+    result = fleet_tui(*command, "--base-url", echo_key_url, env={"FLEET_API_KEY": SECRET})
+
+    assert_one_line_error(result, 2, "cannot")
+    assert SECRET not in result.stdout + result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("command", [["envs"], ["tools", "tracker"]], ids=["envs", "tools"])
+def test_a_web_page_where_a_host_should_be_is_one_short_line(html_url, command):
+    result = fleet_tui(*command, "--base-url", html_url)
+
+    assert_one_line_error(result, 2, "HTTP 404")
+    assert len(result.stderr.strip().splitlines()[-1]) < 200
+    assert "<html>" not in result.stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_a_tool_echoing_the_api_key_does_not_print_it(mcp_alpha, as_json):
+    flags = ["--json"] if as_json else []
+    result = fleet_tui(
+        "call",
+        "--mcp",
+        mcp_alpha.url,
+        "echo",
+        "-a",
+        f"text=key {SECRET}",
+        *flags,
+        env={"FLEET_API_KEY": SECRET},
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert SECRET not in result.stdout + result.stderr
+    assert "key [redacted]" in (
+        json.loads(result.stdout)["blocks"][0]["text"] if as_json else result.stdout
+    )
