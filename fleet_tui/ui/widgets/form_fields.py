@@ -130,11 +130,20 @@ class FieldWidget(Vertical):
         yield from self.compose_notes()
 
     def compose_notes(self) -> ComposeResult:
-        """The help and error line. Left out while empty (fewer widgets mount faster), except
-        for required fields, which start with a "required" error."""
+        """The help and error line (with the error the form's last validation found here).
+        Left out while empty (fewer widgets mount faster), except for required fields."""
+        self._error = "; ".join(self._known_errors())
         notes = self._notes()
         if notes or self.node.required:
             yield Static(notes, classes="field-notes" + ("" if notes else " empty"))
+
+    def _known_errors(self) -> list[str]:
+        """This field's messages from the enclosing form's last validation (none outside one)."""
+        for ancestor in self.ancestors:
+            errors = getattr(ancestor, "errors_by_path", None)
+            if errors is not None:
+                return errors.get(self.node.path, [])
+        return []
 
     def _notes(self) -> Text:
         text = Text()
@@ -506,7 +515,8 @@ class ArrayField(FieldWidget):
             yield Button("clear", classes="field-state clear", compact=True)
 
     def compose_editor(self) -> ComposeResult:
-        yield Static(self._count(), classes="array-count")
+        self._shown_count = self._count()
+        yield Static(self._shown_count, classes="array-count")
 
     def _count(self) -> str:
         node = self.node
@@ -519,13 +529,14 @@ class ArrayField(FieldWidget):
         node = self.node
         assert isinstance(node, ArrayNode)
         with Vertical(classes="array-items"):
-            for item in node.items:
-                yield ItemRow(item)
+            for index, item in enumerate(node.items):
+                row = ItemRow(item)
+                row.set_buttons(index, len(node.items), can_remove=node.can_remove)
+                yield row
         limit = f" (max {node.max_items})" if node.max_items is not None else ""
-        yield Button(f"+ add item{limit}", classes="add-item", compact=True)
-
-    def on_mount(self) -> None:
-        self.call_after_refresh(self._update_controls)
+        yield Button(
+            f"+ add item{limit}", classes="add-item", compact=True, disabled=not node.can_add
+        )
 
     @property
     def rows(self) -> list[ItemRow]:
@@ -573,7 +584,10 @@ class ArrayField(FieldWidget):
         self._changed()
 
     def refresh_state(self) -> None:
-        self.query_one(".array-count", Static).update(self._count())
+        count = self._count()
+        if count != self._shown_count:  # an update re-lays out the form
+            self._shown_count = count
+            self.query_one(".array-count", Static).update(count)
 
     def _changed(self) -> None:
         self._update_controls()
@@ -585,12 +599,10 @@ class ArrayField(FieldWidget):
         assert isinstance(node, ArrayNode)
         rows = self.rows
         for index, row in enumerate(rows):
-            row.query_one(".move-up", Button).disabled = index == 0
-            row.query_one(".move-down", Button).disabled = index == len(rows) - 1
-            row.query_one(".remove", Button).disabled = not node.can_remove
+            row.set_buttons(index, len(rows), can_remove=node.can_remove)
             row.relabel()
         self.query_one(".add-item", Button).disabled = not node.can_add
-        self.query_one(".array-count", Static).update(self._count())
+        self.refresh_state()
 
 
 class ItemRow(Horizontal):
@@ -599,12 +611,21 @@ class ItemRow(Horizontal):
     def __init__(self, node: Node) -> None:
         super().__init__()
         self.node = node
+        self.buttons = {
+            action: Button(label, name=action, classes=f"item-button {action}", compact=True)
+            for label, action in (("↑", "move-up"), ("↓", "move-down"), ("✕", "remove"))
+        }
 
     def compose(self) -> ComposeResult:
         yield field_for(self.node, bare=not isinstance(self.node, ObjectNode))
         with Horizontal(classes="item-buttons"):
-            for label, action in (("↑", "move-up"), ("↓", "move-down"), ("✕", "remove")):
-                yield Button(label, name=action, classes=f"item-button {action}", compact=True)
+            yield from self.buttons.values()
+
+    def set_buttons(self, index: int, count: int, *, can_remove: bool) -> None:
+        """Enable the buttons that apply to the item at `index` of `count`."""
+        self.buttons["move-up"].disabled = index == 0
+        self.buttons["move-down"].disabled = index == count - 1
+        self.buttons["remove"].disabled = not can_remove
 
     def relabel(self) -> None:
         """Show the item's current position in its title (objects are titled `#n`)."""

@@ -90,10 +90,15 @@ class ToolForm(Vertical, can_focus=False):
         )
         self.raw_mode = False
         self._raw_problem: str | None = None
+        self.errors_by_path: dict[tuple, list[str]] = {}
+        """The last validation's messages by field path; fields start out showing theirs."""
+        self._shown: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
+        mode_line = self._mode_line(len(self._validate()))
+        self._shown = {".tool-form-mode": mode_line.markup, ".tool-form-problems": ""}
         with Horizontal(classes="tool-form-bar"):
-            yield Static(self._mode_line(0), classes="tool-form-mode")
+            yield Static(mode_line, classes="tool-form-mode")
             toggle = Button("{ } JSON", classes="toggle-raw", compact=True)
             toggle.can_focus = False  # f4 does the same; the first tab stop is the first field
             yield toggle
@@ -107,7 +112,7 @@ class ToolForm(Vertical, can_focus=False):
         yield Static("", classes="tool-form-problems")
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self.show_errors)
+        self.call_after_refresh(self.show_errors, validate=False)
 
     # -- the model's API, for whoever hosts the form ------------------------------------------
 
@@ -197,14 +202,21 @@ class ToolForm(Vertical, can_focus=False):
         self._show_raw_problem()
         self.show_errors()
 
-    def show_errors(self) -> None:
-        """Validate and put each error under its field; list the rest at the bottom."""
-        by_path: dict[tuple, list[str]] = {}
+    def _validate(self) -> list[FieldError]:
         errors = self.form.errors()
+        self.errors_by_path = {}
         for error in errors:
-            by_path.setdefault(error.path, []).append(error.message)
-        count = len(errors) + (1 if self.raw_mode and self._raw_problem else 0)
-        self.query_one(".tool-form-mode", Static).update(self._mode_line(count))
+            self.errors_by_path.setdefault(error.path, []).append(error.message)
+        return errors
+
+    def show_errors(self, *, validate: bool = True) -> None:
+        """Validate (unless the last validation still holds) and put each error under its
+        field; list the rest at the bottom. Only what changed is redrawn."""
+        if validate:
+            self._validate()
+        by_path = dict(self.errors_by_path)
+        count = sum(map(len, by_path.values())) + (1 if self.raw_mode and self._raw_problem else 0)
+        self._update(".tool-form-mode", self._mode_line(count))
         if not self.raw_mode:
             for field in self.query(FieldWidget):
                 field.show_error(by_path.pop(field.node.path, []))
@@ -216,9 +228,17 @@ class ToolForm(Vertical, can_focus=False):
         lines = rest[:MAX_LISTED_ERRORS]
         if len(rest) > len(lines):
             lines.append(f"… and {len(rest) - len(lines)} more")
-        problems = self.query_one(".tool-form-problems", Static)
-        problems.update(literal("\n".join(lines)))
-        problems.set_class(bool(lines), "shown")
+        self._update(".tool-form-problems", literal("\n".join(lines))).set_class(
+            bool(lines), "shown"
+        )
+
+    def _update(self, selector: str, text: Text) -> Static:
+        """Show `text` in the child `selector` unless it already does (each update re-lays out)."""
+        line = self.query_one(selector, Static)
+        if self._shown.get(selector) != text.markup:
+            self._shown[selector] = text.markup
+            line.update(text)
+        return line
 
     def _show_raw_problem(self) -> None:
         line = self.query_one(".tool-form-raw-error", Static)
