@@ -396,13 +396,22 @@ class ConstField(FieldWidget):
         yield Static(literal(f"= {one_line(shown, 200)}", "dim"), classes="const-value")
 
 
-class ObjectField(FieldWidget):
-    """Nested fields in a Collapsible, mounted the first time it is expanded."""
+class FieldGroup(Collapsible, inherit_css=False):
+    """A Collapsible without Collapsible's `:focus-within` tint: with that rule, every focus
+    change inside re-applies the stylesheet to all the fields in the group."""
 
     DEFAULT_CSS = """
-    ObjectField > Collapsible { padding: 0; margin: 0; border-top: none; }
-    ObjectField > Collapsible > Contents { padding: 0 0 0 2; }
-    ObjectField > Collapsible > Contents > .field-line { height: auto; }
+    FieldGroup { width: 1fr; height: auto; background: $surface; padding: 0; margin: 0; }
+    FieldGroup.-collapsed > Contents { display: none; }
+    """
+
+
+class ObjectField(FieldWidget):
+    """Nested fields in a collapsible group, mounted the first time it is expanded."""
+
+    DEFAULT_CSS = """
+    ObjectField > FieldGroup > Contents { padding: 0 0 0 2; }
+    ObjectField > FieldGroup > Contents > .field-line { height: auto; }
     """
 
     def compose(self) -> ComposeResult:
@@ -413,7 +422,7 @@ class ObjectField(FieldWidget):
         else:
             expanded = node.present and node.depth <= EXPAND_DEPTH
             self._fields_mounted = expanded
-            with Collapsible(title=title_text(node), collapsed=not expanded):  # type: ignore[arg-type]
+            with FieldGroup(title=title_text(node), collapsed=not expanded):  # type: ignore[arg-type]
                 if expanded:
                     yield from fields_for(node.children)
                 buttons = list(self.compose_state_buttons())
@@ -467,11 +476,10 @@ def fields_for(nodes: list[Node]) -> list[Widget]:
     ]
 
 
-class FieldSection(Collapsible):
+class FieldSection(FieldGroup):
     """A run of sibling fields, mounted when first expanded."""
 
     DEFAULT_CSS = """
-    FieldSection { padding: 0; margin: 0; border-top: none; }
     FieldSection > Contents { padding: 0 0 0 1; }
     """
 
