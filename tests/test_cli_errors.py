@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +105,41 @@ def test_a_tool_echoing_the_api_key_does_not_print_it(mcp_alpha, as_json):
     assert "key [redacted]" in (
         json.loads(result.stdout)["blocks"][0]["text"] if as_json else result.stdout
     )
+
+
+HOSTILE_TASKS = {
+    "tasks": [
+        {
+            "key": "esc\x1b[2Jtask",
+            "env_key": "tracker",
+            "verifier_func": (
+                "def verify(env, final_answer=None):\n"
+                "    print('A\\x1b]0;pwned\\x07B')\n"
+                "    raise ValueError('boom\\x1b[2J')\n"
+            ),
+        }
+    ]
+}
+
+
+def test_check_prints_no_terminal_escapes_from_task_files(local_host, tmp_path):
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps(HOSTILE_TASKS))
+
+    result = fleet_tui("check", "--base-url", local_host.base_url, "--tasks", str(tasks))
+
+    assert result.returncode == 1, result.stderr
+    assert "esctask" in result.stdout and "boom" in result.stdout
+    assert "\x1b" not in result.stdout + result.stderr
+
+
+def test_replay_prints_no_terminal_escapes_from_the_session(local_host, tmp_path):
+    gold = Path(__file__).parent / "data" / "gold" / "tracker-assign-safari-crash.jsonl"
+    session = tmp_path / "session.jsonl"
+    session.write_text(gold.read_text().replace('"update_issue"', '"update_issue\\u001b[2J"'))
+
+    result = fleet_tui("replay", str(session), "tracker", "--base-url", local_host.base_url)
+
+    assert result.returncode == 1, result.stderr
+    assert "DIVERGED" in result.stdout
+    assert "\x1b" not in result.stdout + result.stderr

@@ -4,13 +4,13 @@ the gold session? Many tasks at once, each on its own instance."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 from fleet_tui.commands.options import (
     add_ignore_key_argument,
     add_verifier_arguments,
     print_report,
 )
+from fleet_tui.commands.output import err
 from fleet_tui.targets import add_repeatable, add_target_arguments
 
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     base = target_from_args(args)
 
     def progress(key: str, message: str) -> None:
-        print(f"[{key}] {message}", file=sys.stderr, flush=True)
+        err(f"[{key}] {message}")
 
     async def main():
         async with shared_host(base) as target:

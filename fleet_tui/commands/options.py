@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from fleet_tui.commands.output import out, print_json
 from fleet_tui.targets import add_repeatable
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import VERIFIER_MODES
@@ -39,6 +40,10 @@ def add_ignore_key_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def print_report(report: Any, summary: Callable[[Any], str], as_json: bool) -> int:
-    """Print `report` (a pydantic model with `ok`) as JSON or as its summary; the exit code."""
-    print(report.model_dump_json(indent=2) if as_json else summary(report))
+    """Print `report` (a pydantic model with `ok`) as JSON or as its summary (cleaned: task
+    files and sessions are untrusted text); the exit code."""
+    if as_json:
+        print_json(report.model_dump(mode="json"))
+    else:
+        out(summary(report))
     return 0 if report.ok else 1

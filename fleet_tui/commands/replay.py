@@ -4,13 +4,13 @@ report per step whether results match, then run the task's verifier if it had on
 from __future__ import annotations
 
 import argparse
-import sys
 
 from fleet_tui.commands.options import (
     add_ignore_key_argument,
     add_verifier_arguments,
     print_report,
 )
+from fleet_tui.commands.output import err, out
 from fleet_tui.targets import add_target_arguments
 
 
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     session = load_session(args.session)
     for problem in session.problems:
-        print(f"fleet-tui: {args.session}: {problem}", file=sys.stderr)
+        err(f"fleet-tui: {args.session}: {problem}")
     recorded = session.connect()
     if not has_target(args) and recorded:
         args.env_key = recorded.target.get("env_key")  # the env the session was recorded on
@@ -44,11 +44,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             return
         verdict = "match" if step.matched else "DIVERGED"
-        print(
-            f"step {step.seq:>3} {step.tool}: {verdict}" + (f" ({step.note})" if step.note else "")
-        )
+        out(f"step {step.seq:>3} {step.tool}: {verdict}" + (f" ({step.note})" if step.note else ""))
         for difference in step.differences:
-            print(f"          {difference}")
+            out(f"          {difference}")
 
     async def main():
         async with shared_host(base) as target, connected(target) as env:
