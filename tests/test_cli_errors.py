@@ -7,12 +7,14 @@ stays empty or valid JSON, and the API key never appears anywhere.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.cli_run import assert_one_line_error, fleet_tui
+from tests.cli_run import assert_one_line_error, child_env, fleet_tui
 from tests.fixtures.openenv_servers import ThreadServer, serve_in_thread
 
 SECRET = "sk-test-SECRET123"
@@ -143,3 +145,21 @@ def test_replay_prints_no_terminal_escapes_from_the_session(local_host, tmp_path
     assert result.returncode == 1, result.stderr
     assert "DIVERGED" in result.stdout
     assert "\x1b" not in result.stdout + result.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(mcp_beta):
+    """`fleet-tui call ... | head -c 10` on a 1.5 MB result: stdout closes early; no error."""
+    command = ["call", "--mcp", mcp_beta.url, "big", "--json"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "fleet_tui", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_env(),
+    )
+    child.stdout.read(10)
+    child.stdout.close()
+    stderr = child.stderr.read().decode()
+    child.wait(timeout=60)
+
+    assert child.returncode == 141, stderr
+    assert "error" not in stderr and "Traceback" not in stderr, stderr

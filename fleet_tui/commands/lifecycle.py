@@ -38,6 +38,8 @@ async def _run(target: Target, work: Work) -> int:
             raise
         err("fleet-tui: terminated")
         return EXIT_TERMINATED
+    except BrokenPipeError:  # the reader of stdout went away (`| head`): cli.main ends quietly
+        raise
     except EnvError as error:  # its text may come from the env: one clean line
         raise EnvError(one_line(error.message), exit_code=error.exit_code) from None
     except Exception as error:
