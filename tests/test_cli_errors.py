@@ -163,3 +163,27 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(mcp_beta):
 
     assert child.returncode == 141, stderr
     assert "error" not in stderr and "Traceback" not in stderr, stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_lone_surrogates_in_a_task_file_print_as_valid_utf8(local_host, tmp_path, as_json):
+    tasks = tmp_path / "tasks.json"
+    verifier = "def verify(env, final_answer=None):\n    return 0.0\n"
+    task = {"key": "a\udcffb\ud800c", "env_key": "tracker", "verifier_func": verifier}
+    tasks.write_text(json.dumps({"tasks": [task]}))  # JSON escapes the lone surrogates
+    flags = ["--json"] if as_json else []
+    command = ["check", "--base-url", local_host.base_url, "--tasks", str(tasks), *flags]
+    result = subprocess.run(
+        [sys.executable, "-m", "fleet_tui", *command],
+        capture_output=True,
+        timeout=60,
+        env=child_env(),
+    )
+
+    stdout = result.stdout.decode("utf-8")  # raises on the raw bytes a surrogate would leave
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr.decode("utf-8")
+    if as_json:
+        assert json.loads(stdout)["tasks"][0]["key"].startswith("a")
+    else:
+        assert "a\\udcffb\\ud800c" in stdout

@@ -24,10 +24,20 @@ _ESCAPES = re.compile(
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+def encodable(text: str) -> str:
+    """`text` with lone surrogates (JSON from an env may hold them; UTF-8 cannot) written as
+    `\\udcff` escapes, so printing it never fails and never writes invalid UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def clean(text: str) -> str:
-    """`text` without terminal escape sequences, control characters (tabs, newlines kept) or
-    the API key."""
-    text = hide_secret_values(text)
+    """`text` without terminal escape sequences, control characters (tabs, newlines kept),
+    lone surrogates or the API key."""
+    text = encodable(hide_secret_values(text))
     if text.isprintable():
         return text
     return _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
@@ -50,7 +60,7 @@ def warn(text: str) -> None:
 def print_json(data: Any) -> None:
     """`data` as indented JSON on stdout, without the API key. JSON escapes control characters
     itself."""
-    print(hide_secret_values(pretty_json(data)), flush=True)
+    print(encodable(hide_secret_values(pretty_json(data))), flush=True)
 
 
 def pretty_json(value: Any) -> str:
