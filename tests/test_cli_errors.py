@@ -187,3 +187,20 @@ def test_lone_surrogates_in_a_task_file_print_as_valid_utf8(local_host, tmp_path
         assert json.loads(stdout)["tasks"][0]["key"].startswith("a")
     else:
         assert "a\\udcffb\\ud800c" in stdout
+
+
+@pytest.mark.parametrize("command", ["verify", "check", "replay"])
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan"])
+def test_a_verifier_time_limit_must_be_above_zero(local_host, command, timeout):
+    count = len(local_host.registry.instances)
+    tasks = Path(__file__).parents[1] / "fleet_tui" / "local" / "tasks" / "tracker.json"
+    first = {
+        "verify": ["--tasks", str(tasks), "--task", "tracker-assign-safari-crash"],
+        "check": ["--tasks", str(tasks)],
+        "replay": [str(Path(__file__).parent / "data" / "gold" / "tracker-plan-dark-mode.jsonl")],
+    }[command]
+    result = fleet_tui(command, *first, "--base-url", local_host.base_url, "--timeout", timeout)
+
+    assert result.returncode == 2, result.stderr
+    assert "--timeout" in result.stderr and "Traceback" not in result.stderr
+    assert len(local_host.registry.instances) == count, "nothing is provisioned for a usage error"

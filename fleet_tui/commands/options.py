@@ -23,11 +23,22 @@ def add_verifier_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=positive_seconds,
         default=DEFAULT_TIMEOUT_S,
         metavar="SECONDS",
         help="verifier time limit",
     )
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above zero (a zero limit would fail every run)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be above 0")
+    return seconds
 
 
 def add_ignore_key_argument(parser: argparse.ArgumentParser) -> None:
