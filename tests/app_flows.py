@@ -97,12 +97,29 @@ async def desktop_screenshot(pilot) -> None:
     await pilot.pause(0.3)
 
 
-FLOWS: dict[str, tuple[str, Callable[[Any], Awaitable[None]]]] = {
-    "tool-form": ("tracker", tracker_form),
-    "text-result": ("tracker", tracker_text_result),
-    "json-result": ("tracker", tracker_json_result),
-    "history": ("tracker", tracker_history),
-    "help": ("tracker", tracker_help),
-    "computer-use": ("desktop-todo", desktop_screenshot),
+Walk = Callable[[Any], Awaitable[None]]
+
+
+def steady(walk: Walk) -> Walk:
+    """The walk, then every text cursor held still: a blinking cursor would make the picture
+    depend on the moment it was taken."""
+
+    async def run(pilot) -> None:
+        await walk(pilot)
+        for screen in pilot.app.screen_stack:
+            for widget in screen.query("Input, TextArea"):
+                widget.cursor_blink = False
+        await pilot.pause()
+
+    return run
+
+
+FLOWS: dict[str, tuple[str, Walk]] = {
+    "tool-form": ("tracker", steady(tracker_form)),
+    "text-result": ("tracker", steady(tracker_text_result)),
+    "json-result": ("tracker", steady(tracker_json_result)),
+    "history": ("tracker", steady(tracker_history)),
+    "help": ("tracker", steady(tracker_help)),
+    "computer-use": ("desktop-todo", steady(desktop_screenshot)),
 }
 """Picture name -> (env key, the walk that sets it up)."""

@@ -162,7 +162,8 @@ class FleetTuiApp(App[int]):
 
     def on_mount(self) -> None:
         self.screenshot_pane.display = False
-        self.set_interval(1.0, self.refresh_status)
+        # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
+        self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
         self.refresh_status()
         self.start_connect()
         for extension in self.extensions:
