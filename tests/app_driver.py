@@ -55,6 +55,14 @@ async def call(pilot: Pilot, tool: str, arguments: dict[str, Any] | None = None)
     return app.entries[count]
 
 
+def hold_cursors_still(app) -> None:
+    """Stop every text cursor blinking (held visible), so a picture does not depend on the
+    moment it is taken."""
+    for screen in app.screen_stack:
+        for widget in screen.query("Input, TextArea"):
+            widget.cursor_blink = False
+
+
 def rendered_text(app) -> str:
     """All plain text in the Rendered tab (text widgets, Markdown sources, pagers)."""
     from textual.widgets import Markdown, Static

@@ -13,7 +13,7 @@ from typing import Any
 from fleet_tui.envs.base import Env, ToolResult
 from fleet_tui.targets import make_env
 from fleet_tui.ui.app import FleetTuiApp
-from tests.app_driver import call, local_target, wait_connected, wait_idle
+from tests.app_driver import call, hold_cursors_still, local_target, wait_connected, wait_idle
 
 
 class StableEnv:
@@ -106,9 +106,7 @@ def steady(walk: Walk) -> Walk:
 
     async def run(pilot) -> None:
         await walk(pilot)
-        for screen in pilot.app.screen_stack:
-            for widget in screen.query("Input, TextArea"):
-                widget.cursor_blink = False
+        hold_cursors_still(pilot.app)
         await pilot.pause()
 
     return run

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fleet_tui.ui.widgets.tool_form import ToolForm
+from tests.app_driver import hold_cursors_still
 from tests.test_tool_form import FormHost, corpus_schema
 
 SIZE = (90, 30)
@@ -10,6 +11,8 @@ SIZE = (90, 30)
 
 def test_snapshot_nested_object_with_errors(snap_compare):
     async def run_before(pilot):
+        await pilot.pause()
+        hold_cursors_still(pilot.app)
         await pilot.pause()
 
     assert snap_compare(
@@ -32,6 +35,8 @@ def test_snapshot_union_items_loaded(snap_compare):
         await pilot.pause()
         pilot.app.query_one(ToolForm).load(arguments)
         await pilot.pause()
+        hold_cursors_still(pilot.app)
+        await pilot.pause()
 
     assert snap_compare(
         FormHost(corpus_schema("pydantic_run_actions")), terminal_size=SIZE, run_before=run_before
@@ -44,6 +49,8 @@ def test_snapshot_raw_json_view(snap_compare):
         pilot.app.query_one(ToolForm).load({"url": "https://example.com/", "raw": True})
         await pilot.pause()
         await pilot.press("f4")
+        await pilot.pause()
+        hold_cursors_still(pilot.app)
         await pilot.pause()
 
     assert snap_compare(
