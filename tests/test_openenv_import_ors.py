@@ -14,6 +14,10 @@ from fleet_tui.cli import main
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.targets import Target
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.task_features import TaskFeatures
+from fleet_tui.ui.widgets.task_panel import TaskPanel
+from tests.app_driver import SIZE, call, wait_connected, wait_for, wait_idle
 from tests.fixtures.openenv_servers import openenv_import, serve_imported
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -180,3 +184,29 @@ async def test_a_second_session_is_refused_with_the_servers_reason(shapes):
         await second.connect()
     await second.close()
     assert (await shapes.call_tool("describe", {"size": 4})).text() == "A square of 4x4 pixels."
+
+
+async def test_app_tasks_pane_pages_the_task_routes_and_starts_a_task(shapes_server):
+    """The app's Tasks pane lists the server's tasks; Start task resets into that split+index."""
+    features = TaskFeatures(recorder=None)
+    app = FleetTuiApp(Target(openenv=shapes_server.base_url), env_factory=features.env_factory)
+    app.extensions.append(features.install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, timeout=60)
+        panel = await wait_for(pilot, lambda: app.query(TaskPanel).first(None))
+        await wait_for(pilot, lambda: len(panel.tasks) == 5, timeout=60)
+        assert sorted((t.split, t.index) for t in panel.tasks) == [
+            ("test", 0),
+            ("test", 1),
+            ("train", 0),
+            ("train", 1),
+            ("train", 2),
+        ]
+        first = await call(pilot, "describe", {"size": 16})
+        assert first.result.structured != {"task": "test-1"}
+
+        panel.start_task(next(t for t in panel.tasks if (t.split, t.index) == ("test", 1)))
+        await wait_idle(pilot)
+        after = await call(pilot, "describe", {"size": 16})
+        assert after.status == "ok", after.message
+        assert after.result.structured == {"task": "test-1"}
