@@ -12,11 +12,6 @@ from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from tests.app_driver import SIZE, call, wait_connected, wait_for, wait_idle
 
 
-@pytest.fixture
-def two_servers(mcp_alpha, mcp_beta) -> Target:
-    return Target(mcp=[mcp_alpha.url, mcp_beta.url])
-
-
 async def test_palette_lists_actions_and_tools(two_servers):
     app = FleetTuiApp(two_servers)
     async with app.run_test(size=SIZE) as pilot:

@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.text_pager import TextPager
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for, wait_idle
-
-
-@pytest.fixture
-def two_servers(mcp_alpha, mcp_beta) -> Target:
-    return Target(mcp=[mcp_alpha.url, mcp_beta.url])
 
 
 async def test_lists_the_union_with_owners_and_filters_fuzzily(two_servers):

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from PIL import Image as PILImage
 
-from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.json_tree import JsonTree
 from fleet_tui.ui.widgets.result_view import JsonBlock
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
-
-
-@pytest.fixture
-def two_servers(mcp_alpha, mcp_beta) -> Target:
-    return Target(mcp=[mcp_alpha.url, mcp_beta.url])
 
 
 async def test_image_result_full_screen_save_and_json_tree(two_servers, tmp_path, monkeypatch):
