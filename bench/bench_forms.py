@@ -1,20 +1,35 @@
-"""Time to build the form model and to mount the ToolForm widget for wide schemas.
+"""Time to build the form model, and to show the ToolForm for wide schemas in a running app.
 
 Run: python bench/bench_forms.py   (prints a table; numbers are for this machine, one run)
+
+"show form" is what selecting a tool costs: from mounting a ToolForm into a running app to the
+form being laid out and painted (medians of RUNS). The baseline is the same form with field
+previews turned off, every field built as real widgets from the start, measured in the same
+run; the ratio is what to compare across machines.
 """
 
 from __future__ import annotations
 
 import asyncio
+import statistics
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from textual.app import App, ComposeResult
+from textual.containers import Vertical
 
 from fleet_tui.forms import build_form
+from fleet_tui.ui.widgets import form_fields
 from fleet_tui.ui.widgets.tool_form import ToolForm
 
 SIZES = (20, 200, 1000)
+RUNS = 5
 
 
 def wide_schema(properties: int) -> dict[str, Any]:
@@ -49,41 +64,58 @@ def time_build(schema: dict[str, Any], repeat: int = 5) -> float:
     return best
 
 
+@contextmanager
+def previews_off() -> Iterator[None]:
+    """Build every field as real widgets (the baseline)."""
+    previewable = form_fields.FieldWidget.previewable
+    form_fields.FieldWidget.previewable = lambda self: False  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        form_fields.FieldWidget.previewable = previewable  # type: ignore[method-assign]
+
+
 class _Host(App):
-    def __init__(self, schema: dict[str, Any]) -> None:
-        super().__init__()
-        self.schema = schema
-
     def compose(self) -> ComposeResult:
-        yield ToolForm(self.schema)
+        yield Vertical(id="holder")
 
 
-async def time_mount(schema: dict[str, Any], repeat: int = 3) -> tuple[float, int]:
-    """Seconds from app start to the form being mounted and laid out (best of `repeat`), and
-    the number of widgets on screen."""
-    best, widgets = float("inf"), 0
-    for _ in range(repeat):
-        app = _Host(schema)
-        start = time.perf_counter()
-        async with app.run_test(size=(120, 40)) as pilot:
+async def time_show(schema: dict[str, Any]) -> tuple[float, int]:
+    """Median seconds from mounting the form in a running app to its first paint, and the
+    number of widgets it is made of."""
+    app = _Host()
+    times: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        holder = app.query_one("#holder")
+        for _ in range(RUNS + 1):  # the first run warms up Textual's caches
+            await holder.remove_children()
             await pilot.pause()
-            best = min(best, time.perf_counter() - start)
-            widgets = len(list(app.query("*")))
-    return best, widgets
+            start = time.perf_counter()
+            await holder.mount(ToolForm(schema))
+            await pilot.pause()
+            times.append(time.perf_counter() - start)
+        widgets = len(list(holder.query("*")))
+    return statistics.median(times[1:]), widgets
 
 
 async def main() -> None:
-    baseline, _ = await time_mount({"type": "object", "properties": {}})
-    print(f"app start with an empty form: {baseline * 1000:.0f} ms (subtracted below)\n")
-    print(f"{'properties':>10} | {'build model':>12} | {'mount widget':>12} | {'widgets':>8}")
-    print(f"{'-' * 10}-+-{'-' * 12}-+-{'-' * 12}-+-{'-' * 8}")
+    empty, _ = await time_show({"type": "object", "properties": {}})
+    print(f"show an empty form: {empty * 1000:.0f} ms\n")
+    header = (
+        f"{'properties':>10} | {'build model':>11} | {'show form':>9} | {'widgets':>7} | "
+        f"{'previews off':>12} | {'widgets':>7} | {'ratio':>5}"
+    )
+    print(header)
+    print("-" * len(header))
     for size in SIZES:
         schema = wide_schema(size)
         build = time_build(schema)
-        mount, widgets = await time_mount(schema)
+        show, widgets = await time_show(schema)
+        with previews_off():
+            baseline, baseline_widgets = await time_show(schema)
         print(
-            f"{size:>10} | {build * 1000:>9.1f} ms | {(mount - baseline) * 1000:>9.0f} ms"
-            f" | {widgets:>8}"
+            f"{size:>10} | {build * 1000:>8.1f} ms | {show * 1000:>6.0f} ms | {widgets:>7} | "
+            f"{baseline * 1000:>9.0f} ms | {baseline_widgets:>7} | {show / baseline:>5.2f}"
         )
 
 

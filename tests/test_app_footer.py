@@ -7,6 +7,7 @@ from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.field_preview import PreviewWidget
 from tests.app_driver import call, local_target, wait_connected, wait_for, wait_idle
 
 WIDTH = 120
@@ -40,15 +41,31 @@ async def assert_fits(pilot, widget: Widget, area: str) -> None:
     assert footer_overflow(pilot.app) == [], area
 
 
+async def form_field(pilot, app: FleetTuiApp) -> Widget:
+    """The form's first editor (focusing the form builds it from its preview)."""
+    app.tool_panel.focus_form()
+    holder = app.tool_panel.query_one("#form-holder")
+
+    def editor_focused() -> bool:
+        focused = app.focused
+        return (
+            focused is not None
+            and holder in focused.ancestors
+            and not isinstance(focused, PreviewWidget)
+        )
+
+    await wait_for(pilot, editor_focused)
+    assert app.focused is not None
+    return app.focused
+
+
 async def test_footer_fits_in_the_tool_use_areas(local_host):
     app = FleetTuiApp(local_target(local_host.base_url, "tracker"))
     async with app.run_test(size=(WIDTH, 35)) as pilot:
         await wait_connected(pilot)
         await call(pilot, "search_issues", {"query": {"text": "login"}})
         await assert_fits(pilot, app.query_one("#tool-filter", Input), "tools")
-        await assert_fits(
-            pilot, app.tool_panel.query_one("#form-holder").query(Input).first(), "form"
-        )
+        await assert_fits(pilot, await form_field(pilot, app), "form")
         app.action_show_history()
         await assert_fits(pilot, app.history, "history")
         app.action_show_tools()
@@ -61,6 +78,4 @@ async def test_footer_fits_in_the_computer_use_areas(local_host):
         await wait_connected(pilot)
         await wait_idle(pilot)
         await assert_fits(pilot, app.screenshot_pane, "screenshot")
-        await assert_fits(
-            pilot, app.tool_panel.query_one("#form-holder").query(Input).first(), "form"
-        )
+        await assert_fits(pilot, await form_field(pilot, app), "form")

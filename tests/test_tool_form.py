@@ -44,8 +44,18 @@ def item_rows(app: App, *path: str | int) -> list:
     return field(app, *path).rows
 
 
+async def opened(pilot, app: App, *path: str | int) -> FieldWidget:
+    """The field at `path` as real widgets (a field drawn as a preview is built on focus)."""
+    widget = field(app, *path)
+    if widget.previewing:
+        widget.focus()
+        await pilot.pause()
+    assert not widget.previewing
+    return widget
+
+
 async def type_into(pilot, app: App, path: tuple, text: str) -> None:
-    field(app, *path).query_one(Input).focus()
+    (await opened(pilot, app, *path)).query_one(Input).focus()
     await pilot.press(*text)
 
 
@@ -53,8 +63,8 @@ async def test_nested_object_filled_by_keystrokes_is_submitted():
     app = FormHost(corpus_schema("pydantic_create_contact"))
     async with app.run_test(size=(100, 50)) as pilot:
         await pilot.pause()
-        field(app, "contact", "name").query_one(Input).focus()
-        await pilot.press(*"Ada", "tab", *"a@b.io")
+        await type_into(pilot, app, ("contact", "name"), "Ada")
+        await pilot.press("tab", *"a@b.io")
         await pilot.press("tab", "enter")  # focus the collapsed `address` title and expand it
         await pilot.pause()
         await pilot.press("tab", *"1 Rue", "tab", *"Nice")
@@ -69,7 +79,7 @@ async def test_array_of_objects_add_fill_move_remove():
     app = FormHost(corpus_schema("memory_create_entities"))
     async with app.run_test(size=(100, 60)) as pilot:
         await pilot.pause()
-        entities = field(app, "entities")
+        entities = await opened(pilot, app, "entities")
         for name in ("A", "B", "C"):
             entities.query_one(".add-item").focus()
             await pilot.press("enter")
@@ -78,7 +88,7 @@ async def test_array_of_objects_add_fill_move_remove():
             await type_into(pilot, app, ("entities", index, "name"), name)
             await pilot.press("tab", "p")
         # give B an observation: the nested list's add button, then type
-        field(app, "entities", 1, "observations").query_one(".add-item").focus()
+        (await opened(pilot, app, "entities", 1, "observations")).query_one(".add-item").focus()
         await pilot.press("enter")
         await pilot.pause()
         await type_into(pilot, app, ("entities", 1, "observations", 0), "tea")
@@ -112,7 +122,7 @@ async def test_union_branch_chosen_and_filled():
     app = FormHost(corpus_schema("pydantic_run_actions"))
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
-        field(app, "actions").query_one(".add-item").focus()
+        (await opened(pilot, app, "actions")).query_one(".add-item").focus()
         await pilot.press("enter")
         await pilot.pause()
         union = field(app, "actions", 0)
@@ -140,11 +150,11 @@ async def test_nullable_enum_set_to_null_then_cleared():
         await pilot.pause()
         app.query_one(ToolForm).load(MEETING)
         await pilot.pause()
-        room = field(app, "room").query_one(Select)
+        room = (await opened(pilot, app, "room")).query_one(Select)
         assert room.value == 1  # "beta"
         await choose(pilot, room, "null")
         await pilot.press("ctrl+s")
-        await choose(pilot, field(app, "room").query_one(Select), "(not sent)")
+        await choose(pilot, (await opened(pilot, app, "room")).query_one(Select), "(not sent)")
         await pilot.press("ctrl+s")
         await pilot.pause()
     without_room = {k: v for k, v in MEETING.items() if k != "room"}
@@ -176,7 +186,7 @@ async def test_raw_json_toggle_both_ways_keeps_invalid_text():
         await pilot.press(*'"http://b", "raw": true}', "f4")
         await pilot.pause()
         assert not form.raw_mode
-        assert field(app, "url").query_one(Input).value == "http://b"
+        assert (await opened(pilot, app, "url")).query_one(Input).value == "http://b"
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.submitted == [{"url": "http://b", "raw": True}]
@@ -207,7 +217,9 @@ async def test_wide_schema_mounts_sections_lazily_and_lists_hidden_errors():
         assert problems.has_class("shown") and "f45: required" in str(problems.content)
         sections = form.query("FieldSection")
         assert len(sections) == 3
-        sections[2].collapsed = False
+        sections[2].focus()  # its title, drawn until focused
+        await pilot.pause()
+        await pilot.press("enter")
         await pilot.pause()
         assert len(form.query(FieldWidget)) == 40
         assert not problems.has_class("shown")  # the error now shows under its field
@@ -241,7 +253,7 @@ async def test_key_value_editor_add_rename_fill_remove():
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         await type_into(pilot, app, ("query",), "bug")
-        labels = field(app, "labels")
+        labels = await opened(pilot, app, "labels")
         for _ in range(2):
             labels.query_one(".add-entry").focus()
             await pilot.press("enter")

@@ -1,8 +1,11 @@
 """One widget per form-model node: the fields a `ToolForm` is made of.
 
 Each field widget holds its node, writes every edit into it, and posts `FieldEdited` so the form
-re-validates. Text from the schema (names, titles, descriptions, enum labels) is untrusted: it is
-shown through `literal()`, never parsed as markup.
+re-validates. Fields start as painted previews and build their real widgets when first focused
+(see `field_preview`): mounting widgets is what makes a wide form slow to appear.
+
+Text from the schema (names, titles, descriptions, enum labels) is untrusted: it is shown
+through `literal()`, never parsed as markup.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from typing import Any
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
@@ -33,9 +37,21 @@ from fleet_tui.forms import (
 )
 from fleet_tui.forms.nodes import typable
 from fleet_tui.ui.safe_text import literal, one_line
+from fleet_tui.ui.widgets.field_preview import (
+    EditorLook,
+    Palette,
+    PreviewWidget,
+    button_line,
+    first_line,
+    group_title,
+    wrapped,
+)
 
 NULL_OPTION = -1
 """The Select value that stands for an explicit JSON null."""
+
+STATE_BUTTONS = {"null": "set-null", "clear": "clear"}
+"""The state buttons a field may have beside its name, by label, and their CSS classes."""
 
 EXPAND_DEPTH = 3
 """Present objects nested at most this deep start expanded; deeper ones start collapsed."""
@@ -79,13 +95,18 @@ def header_text(node: Node) -> Text:
     return text
 
 
-def title_text(node: Node) -> Content:
+def title_line(node: Node) -> Text:
     """A nested object's title: its name line and whether it is sent at all."""
     text = header_text(node)
     state = "not sent" if not node.present else "null" if node.is_null else ""
     if state:
         text.append(f"  ({state})", style="dim italic")
-    return Content.from_rich_text(text)
+    return text
+
+
+def title_text(node: Node) -> Content:
+    """`title_line` for a Collapsible's title."""
+    return Content.from_rich_text(title_line(node))
 
 
 def _type_hint(node: Node) -> str:
@@ -96,15 +117,20 @@ def _type_hint(node: Node) -> str:
     return ""
 
 
-class FieldWidget(Vertical):
+class FieldWidget(PreviewWidget):
     """The common frame: a line with the name, the editor and state buttons, then the help
-    text and the field's errors (one notes line, hidden when empty)."""
+    text and the field's errors (one notes line, hidden when empty).
+
+    A field that `previewable()` starts as a preview (see `PreviewWidget`): the same lines,
+    painted, until it is focused or clicked."""
 
     DEFAULT_CSS = """
     FieldWidget { height: auto; }
     FieldWidget > .field-line { height: auto; }
-    FieldWidget > .field-line > .field-name { width: 30%; min-width: 12; max-width: 36; }
-    FieldWidget > .field-line > .field-name { height: auto; }
+    FieldWidget > .field-line > .field-name {
+        width: 30%; min-width: 12; max-width: 36; height: 1;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
     FieldWidget > .field-line > Input, FieldWidget > .field-line > Select { width: 1fr; }
     FieldWidget > .field-notes { color: $text-muted; height: auto; padding: 0 0 0 2; }
     FieldWidget > .field-notes.empty { display: none; }
@@ -113,12 +139,52 @@ class FieldWidget(Vertical):
     """
 
     def __init__(self, node: Node, *, bare: bool = False) -> None:
-        super().__init__(classes="bare" if bare else "")
         self.node = node
         self.bare = bare
         self._error = ""
+        previewing = not bare and self.previewable()
+        super().__init__(
+            previewing=previewing,
+            focusable=not node.read_only and self.has_editor(),
+            classes="bare" if bare else "",
+        )
+
+    # -- what a field is made of (subclasses fill these in) -----------------------------------
+
+    def previewable(self) -> bool:
+        """Whether the field can start as a painted preview (it shows no nested fields)."""
+        return False
+
+    def has_editor(self) -> bool:
+        """Whether the field has something to focus (a constant does not)."""
+        return True
+
+    def editor_look(self) -> EditorLook:
+        """How the editor looks in the preview."""
+        return EditorLook("text")
+
+    CLEARABLE = False
+    """Whether an optional field gets a `clear` button (an emptied text box already clears)."""
+
+    def state_buttons(self) -> list[str]:
+        """Labels of the buttons beside the name: `null` for nullable fields, `clear` for
+        optional ones that cannot otherwise be left out."""
+        clear = self.CLEARABLE and not self.node.required
+        return (["null"] if self.node.nullable else []) + (["clear"] if clear else [])
+
+    def preview_row(self, width: int, colors: Palette) -> Text:
+        """The preview's first line: name, editor, buttons."""
+        look = self.editor_look()
+        return first_line(width, header_text(self.node), look, self.state_buttons(), colors)
+
+    def preview_below(self, colors: Palette) -> list[Text]:
+        """Preview lines under the row, above the notes (an empty list's add button)."""
+        return []
 
     def compose(self) -> ComposeResult:
+        self._error = self._known_error()
+        if self.previewing:
+            return
         if self.bare:
             yield from self.compose_editor()
         else:
@@ -130,20 +196,19 @@ class FieldWidget(Vertical):
         yield from self.compose_notes()
 
     def compose_notes(self) -> ComposeResult:
-        """The help and error line (with the error the form's last validation found here).
-        Left out while empty (fewer widgets mount faster), except for required fields."""
-        self._error = "; ".join(self._known_errors())
+        """The help and error line. Left out while empty (fewer widgets mount faster), except
+        for required fields."""
         notes = self._notes()
         if notes or self.node.required:
             yield Static(notes, classes="field-notes" + ("" if notes else " empty"))
 
-    def _known_errors(self) -> list[str]:
+    def _known_error(self) -> str:
         """This field's messages from the enclosing form's last validation (none outside one)."""
         for ancestor in self.ancestors:
             errors = getattr(ancestor, "errors_by_path", None)
             if errors is not None:
-                return errors.get(self.node.path, [])
-        return []
+                return "; ".join(errors.get(self.node.path, []))
+        return ""
 
     def _notes(self) -> Text:
         text = Text()
@@ -156,9 +221,8 @@ class FieldWidget(Vertical):
         return text
 
     def compose_state_buttons(self) -> ComposeResult:
-        """Buttons beside the name: `null` for nullable fields (others override)."""
-        if self.node.nullable:
-            yield Button("null", classes="field-state set-null", compact=True)
+        for label in self.state_buttons():
+            yield Button(label, classes=f"field-state {STATE_BUTTONS[label]}", compact=True)
 
     def compose_editor(self) -> ComposeResult:
         """The editor on the name line."""
@@ -168,6 +232,22 @@ class FieldWidget(Vertical):
         """What goes under the name line (list items, a branch's fields)."""
         yield from ()
 
+    # -- the preview --------------------------------------------------------------------------
+
+    def preview_lines(self, width: int, colors: Palette) -> list[Text]:
+        return [
+            self.preview_row(width, colors),
+            *self.preview_below(colors),
+            *self._preview_notes(width, colors),
+        ]
+
+    def _preview_notes(self, width: int, colors: Palette) -> list[Text]:
+        notes = self._notes()
+        notes.style = colors.muted
+        return wrapped(notes, width, self.app.console)
+
+    # -- edits and state ------------------------------------------------------------------------
+
     def edited(self) -> None:
         self.post_message(FieldEdited())
 
@@ -176,6 +256,9 @@ class FieldWidget(Vertical):
         if error == self._error:
             return
         self._error = error
+        if self.previewing:
+            self.repaint()
+            return
         notes = self._notes()
         lines = self.query_children(".field-notes")
         if lines:
@@ -196,7 +279,10 @@ class FieldWidget(Vertical):
     def change(self, edit: Callable[[], object]) -> None:
         """Apply `edit` to the node, show the result and tell the form."""
         edit()
-        self.sync_from_node()
+        if self.previewing:
+            self.repaint()
+        else:
+            self.sync_from_node()
         self.edited()
 
     def sync_from_node(self) -> None:
@@ -206,6 +292,17 @@ class FieldWidget(Vertical):
 
 class TextField(FieldWidget):
     """Strings and numbers, typed into an Input; an empty box leaves the field out."""
+
+    def previewable(self) -> bool:
+        return True
+
+    def editor_look(self) -> EditorLook:
+        node = self.node
+        assert isinstance(node, ScalarNode)
+        if node.text:
+            return EditorLook("input", one_line(node.text, 400))
+        placeholder = "null" if node.is_null else node.placeholder
+        return EditorLook("input", one_line(placeholder, 80), placeholder=True)
 
     def compose_editor(self) -> ComposeResult:
         node = self.node
@@ -246,6 +343,16 @@ class TextField(FieldWidget):
 class RawField(FieldWidget):
     """Any JSON value, typed as JSON text (for `{}`, `true` and what the form cannot draw)."""
 
+    def previewable(self) -> bool:
+        return True
+
+    def editor_look(self) -> EditorLook:
+        node = self.node
+        assert isinstance(node, RawNode)
+        if node.text:
+            return EditorLook("input", one_line(node.text, 400))
+        return EditorLook("input", "JSON value", placeholder=True)
+
     def compose_editor(self) -> ComposeResult:
         node = self.node
         assert isinstance(node, RawNode)
@@ -278,20 +385,25 @@ class RawField(FieldWidget):
 class BooleanField(FieldWidget):
     """A Switch; optional booleans also get a `clear` button (leave the field out)."""
 
+    CLEARABLE = True
+
     DEFAULT_CSS = """
     BooleanField Switch { height: 1; border: none; padding: 0; margin: 0 1 0 0; }
     BooleanField .switch-state { width: 1fr; }
     """
 
-    def compose_state_buttons(self) -> ComposeResult:
-        yield from super().compose_state_buttons()
-        if not self.node.required:
-            yield Button("clear", classes="field-state clear", compact=True)
+    def previewable(self) -> bool:
+        return True
+
+    def editor_look(self) -> EditorLook:
+        return EditorLook("switch", self._state(), on=self._is_on())
+
+    def _is_on(self) -> bool:
+        node = self.node
+        return bool(node.present and not node.is_null and node.value())
 
     def compose_editor(self) -> ComposeResult:
-        node = self.node
-        on_ = bool(node.present and not node.is_null and node.value())
-        yield Switch(on_, animate=False, disabled=node.read_only)
+        yield Switch(self._is_on(), animate=False, disabled=self.node.read_only)
         yield Static(Text(self._state(), style="dim"), classes="switch-state")
 
     def _state(self) -> str:
@@ -314,10 +426,9 @@ class BooleanField(FieldWidget):
         self.change(self.node.clear)
 
     def sync_from_node(self) -> None:
-        node = self.node
         switch = self.query_one(Switch)
         with switch.prevent(Switch.Changed):
-            switch.value = bool(node.present and not node.is_null and node.value())
+            switch.value = self._is_on()
         self.query_one(".switch-state", Static).update(Text(self._state(), style="dim"))
 
 
@@ -325,8 +436,22 @@ class ChoiceField(FieldWidget):
     """A field edited through a Select of labelled choices: the blank choice leaves the field
     out, `null` (when the schema allows it) sends null."""
 
-    def compose_state_buttons(self) -> ComposeResult:
-        yield from ()
+    def state_buttons(self) -> list[str]:
+        return []
+
+    def previewable(self) -> bool:
+        return True
+
+    def editor_look(self) -> EditorLook:
+        selection = self._selection()
+        if selection is Select.NULL:
+            return EditorLook("select", "(not sent)", placeholder=True)
+        if selection == NULL_OPTION:
+            return EditorLook("select", "null")
+        return EditorLook("select", one_line(self.choice_labels()[selection], 80))
+
+    def choice_labels(self) -> list[str]:
+        raise NotImplementedError
 
     def choice_select(self, labels: list[str], *, allow_blank: bool, classes: str = "") -> Select:
         options: list[tuple[Text, int]] = [
@@ -370,6 +495,11 @@ class EnumField(ChoiceField):
         assert isinstance(node, EnumNode)
         yield self.choice_select(node.option_labels, allow_blank=True)
 
+    def choice_labels(self) -> list[str]:
+        node = self.node
+        assert isinstance(node, EnumNode)
+        return node.option_labels
+
     def _selection(self) -> Any:
         node = self.node
         assert isinstance(node, EnumNode)
@@ -388,6 +518,17 @@ class EnumField(ChoiceField):
 
 class ConstField(FieldWidget):
     """A fixed value, shown (it is always sent)."""
+
+    def previewable(self) -> bool:
+        return True
+
+    def has_editor(self) -> bool:
+        return False
+
+    def editor_look(self) -> EditorLook:
+        node = self.node
+        assert isinstance(node, ConstNode)
+        return EditorLook("text", f"= {one_line(json.dumps(node.const, ensure_ascii=False), 200)}")
 
     def compose_editor(self) -> ComposeResult:
         node = self.node
@@ -409,18 +550,32 @@ class FieldGroup(Collapsible, inherit_css=False):
 class ObjectField(FieldWidget):
     """Nested fields in a collapsible group, mounted the first time it is expanded."""
 
+    CLEARABLE = True
+
     DEFAULT_CSS = """
     ObjectField > FieldGroup > Contents { padding: 0 0 0 2; }
     ObjectField > FieldGroup > Contents > .field-line { height: auto; }
     """
 
+    def previewable(self) -> bool:
+        return not self._starts_expanded()
+
+    def _starts_expanded(self) -> bool:
+        return self.node.present and self.node.depth <= EXPAND_DEPTH
+
+    def preview_row(self, width: int, colors: Palette) -> Text:
+        return group_title(title_line(self.node), width, colors)
+
     def compose(self) -> ComposeResult:
         node = self.node
         assert isinstance(node, ObjectNode)
+        self._error = self._known_error()
+        if self.previewing:
+            return
         if self.bare:
             yield from fields_for(node.children)
         else:
-            expanded = node.present and node.depth <= EXPAND_DEPTH
+            expanded = self._starts_expanded()
             self._fields_mounted = expanded
             with FieldGroup(title=title_text(node), collapsed=not expanded):  # type: ignore[arg-type]
                 if expanded:
@@ -430,11 +585,6 @@ class ObjectField(FieldWidget):
                     with Horizontal(classes="field-line object-state"):
                         yield from buttons
         yield from self.compose_notes()
-
-    def compose_state_buttons(self) -> ComposeResult:
-        yield from super().compose_state_buttons()
-        if not self.node.required:
-            yield Button("clear", classes="field-state clear", compact=True)
 
     def refresh_state(self) -> None:
         for collapsible in self.query_children(Collapsible):
@@ -466,46 +616,67 @@ SECTION_SIZE = 20
 
 
 def fields_for(nodes: list[Node]) -> list[Widget]:
-    """Widgets for sibling fields. A long run is split into sections of `SECTION_SIZE`; only
-    the first is mounted now, the others when expanded (mounting is what costs time)."""
+    """Widgets for sibling fields. A long run is split into sections of `SECTION_SIZE`, each
+    under a title; only the first section's fields are mounted now, the others' when shown
+    (mounting is what costs time)."""
     if len(nodes) <= SECTION_SIZE * 3 // 2:
         return [field_for(node) for node in nodes]
-    return [
-        FieldSection(nodes[start : start + SECTION_SIZE], start, expanded=start == 0)
-        for start in range(0, len(nodes), SECTION_SIZE)
-    ]
+    widgets: list[Widget] = []
+    for start in range(0, len(nodes), SECTION_SIZE):
+        section = FieldSection(nodes[start : start + SECTION_SIZE], start, shown=start == 0)
+        widgets += [section, *section.fields]
+    return widgets
 
 
-class FieldSection(FieldGroup):
-    """A run of sibling fields, mounted when first expanded."""
+class FieldSection(Widget, can_focus=True):
+    """The title of a run of sibling fields (`▶ fields 21 to 40: a … b`): enter or a click
+    shows or hides them. The fields are the siblings after it (no nesting: every level of
+    nested containers multiplies the cost of a layout), mounted when first shown."""
 
     DEFAULT_CSS = """
-    FieldSection > Contents { padding: 0 0 0 1; }
+    FieldSection { height: 1; background: $surface; padding: 0 1; pointer: pointer; }
+    FieldSection:focus {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
     """
 
-    def __init__(self, nodes: list[Node], start: int, *, expanded: bool) -> None:
-        title = Text(f"fields {start + 1} to {start + len(nodes)}: ", style="bold")
-        title.append_text(literal(f"{nodes[0].label} … {nodes[-1].label}"))
-        fields = [field_for(node) for node in nodes] if expanded else []
-        super().__init__(*fields, title=Content.from_rich_text(title), collapsed=not expanded)
-        self.nodes = nodes
-        self._fields_mounted = expanded
+    BINDINGS = [Binding("enter,space", "toggle", "Show/hide fields", show=False)]
 
-    @on(Collapsible.Expanded)
-    async def _expanded(self, event: Collapsible.Expanded) -> None:
-        if event.collapsible is not self:
+    def __init__(self, nodes: list[Node], start: int, *, shown: bool) -> None:
+        super().__init__()
+        self.nodes = nodes
+        self.shown = shown
+        self.title = Text(f"fields {start + 1} to {start + len(nodes)}: ", style="bold")
+        self.title.append_text(literal(f"{nodes[0].label} … {nodes[-1].label}"))
+        self.fields = [field_for(node) for node in nodes] if shown else []
+
+    def render(self) -> RenderResult:
+        return Text("▼ " if self.shown else "▶ ") + self.title
+
+    async def action_toggle(self) -> None:
+        self.shown = not self.shown
+        self.refresh()
+        if self.fields:
+            for widget in self.fields:
+                widget.display = self.shown
             return
-        event.stop()
-        if not self._fields_mounted:
-            self._fields_mounted = True
-            contents = self.query_one(Collapsible.Contents)
-            await contents.mount_all([field_for(node) for node in self.nodes])
-            self.post_message(FieldEdited())
+        self.fields = [field_for(node) for node in self.nodes]
+        parent = self.parent
+        assert isinstance(parent, Widget)
+        await parent.mount_all(self.fields, after=self)
+        self.post_message(FieldEdited())
+
+    async def on_click(self) -> None:
+        await self.action_toggle()
 
 
 class ArrayField(FieldWidget):
     """A list editor: one row per item with move up / move down / remove, and an add button.
     Adding, removing and moving touch only the rows concerned (no re-render of the list)."""
+
+    CLEARABLE = True
 
     DEFAULT_CSS = """
     ArrayField > .array-items { height: auto; padding: 0 0 0 2; }
@@ -517,14 +688,25 @@ class ArrayField(FieldWidget):
     ArrayField > .field-line > .array-count { width: 1fr; color: $text-muted; }
     """
 
-    def compose_state_buttons(self) -> ComposeResult:
-        yield from super().compose_state_buttons()
-        if not self.node.required:
-            yield Button("clear", classes="field-state clear", compact=True)
+    def previewable(self) -> bool:
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        return not node.items
+
+    def editor_look(self) -> EditorLook:
+        return EditorLook("text", self._count())
+
+    def preview_below(self, colors: Palette) -> list[Text]:
+        return [button_line(self._add_label(), colors)]
 
     def compose_editor(self) -> ComposeResult:
         self._shown_count = self._count()
         yield Static(self._shown_count, classes="array-count")
+
+    def _add_label(self) -> str:
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        return "+ add item" + (f" (max {node.max_items})" if node.max_items is not None else "")
 
     def _count(self) -> str:
         node = self.node
@@ -541,10 +723,7 @@ class ArrayField(FieldWidget):
                 row = ItemRow(item)
                 row.set_buttons(index, len(node.items), can_remove=node.can_remove)
                 yield row
-        limit = f" (max {node.max_items})" if node.max_items is not None else ""
-        yield Button(
-            f"+ add item{limit}", classes="add-item", compact=True, disabled=not node.can_add
-        )
+        yield Button(self._add_label(), classes="add-item", compact=True, disabled=not node.can_add)
 
     @property
     def rows(self) -> list[ItemRow]:
@@ -592,6 +771,8 @@ class ArrayField(FieldWidget):
         self._changed()
 
     def refresh_state(self) -> None:
+        if self.previewing:
+            return
         count = self._count()
         if count != self._shown_count:  # an update re-lays out the form
             self._shown_count = count
@@ -724,11 +905,22 @@ class UnionField(ChoiceField):
             node.branch_labels, allow_blank=not node.required, classes="branch-select"
         )
 
+    def previewable(self) -> bool:
+        return not self._shows_branch()
+
+    def _shows_branch(self) -> bool:
+        return self.node.present and not self.node.is_null
+
+    def choice_labels(self) -> list[str]:
+        node = self.node
+        assert isinstance(node, UnionNode)
+        return node.branch_labels
+
     def compose_below(self) -> ComposeResult:
         node = self.node
         assert isinstance(node, UnionNode)
         with Vertical(classes="union-branch"):
-            if node.present and not node.is_null:
+            if self._shows_branch():
                 yield field_for(node.branch_node(), bare=True)
 
     def _selection(self) -> Any:

@@ -31,7 +31,9 @@ class FormFields(VerticalScroll, can_focus=False):
     """The fields of the root object (or the single field of a non-object schema)."""
 
     DEFAULT_CSS = """
-    FormFields { height: auto; max-height: 100%; padding: 0 1 0 0; }
+    FormFields { height: auto; max-height: 100%; }
+    /* the scrollbar's place is kept, so showing it does not re-lay out every field */
+    FormFields { scrollbar-gutter: stable; scrollbar-size-horizontal: 0; }
     FormFields > .no-arguments { color: $text-muted; }
     """
 
@@ -105,9 +107,6 @@ class ToolForm(Vertical, can_focus=False):
         if self.form.schema_problem:
             yield Static(literal(one_line(self.form.schema_problem, 300)), classes="tool-form-note")
         yield FormFields(self.form)
-        yield TextArea(
-            "", language="json", show_line_numbers=False, tab_behavior="indent", soft_wrap=True
-        )
         yield Static("", classes="tool-form-raw-error")
         yield Static("", classes="tool-form-problems")
 
@@ -161,6 +160,11 @@ class ToolForm(Vertical, can_focus=False):
             self._focus_first_field()
         else:
             self.raw_mode = True
+            if not self.query_children(TextArea):  # made on first use: it is slow to mount
+                editor = TextArea(
+                    language="json", show_line_numbers=False, tab_behavior="indent", soft_wrap=True
+                )
+                await self.mount(editor, before=self.query_one(".tool-form-raw-error"))
             self._set_raw_text(self.form.value())
             self.query_one(TextArea).focus()
         self.set_class(self.raw_mode, "raw-mode")

@@ -1,0 +1,286 @@
+"""A field drawn as text until it is first focused: one cheap widget instead of five.
+
+Mounting costs Textual a few milliseconds per widget, and a field made of real widgets (a row,
+its name, an Input or a Select, buttons, a notes line) is five to nine of them. So a form first
+draws each field as a *preview*: the same columns, colours and labels, painted by the field
+widget itself. Focusing or clicking a preview swaps in the real widgets (`PreviewWidget`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import RenderResult
+from textual.color import Color
+from textual.containers import Vertical
+from textual.geometry import Offset, Size
+from textual.widgets import Button, Input, Switch
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+EditorKind = Literal["input", "select", "switch", "text"]
+
+NAME_SHARE, NAME_MIN, NAME_MAX = 0.3, 12, 36
+"""The name column: 30% of the row, 12 to 36 cells (as `.field-name` in the form's CSS)."""
+
+BUTTON_MIN_WIDTH = 6
+"""State buttons (`null`, `clear`) are at least this wide; other buttons at least 16 (Textual's
+default)."""
+ADD_BUTTON_MIN_WIDTH = 16
+NOTES_INDENT = 2
+
+
+@dataclass(frozen=True)
+class EditorLook:
+    """What the editor shows: `text` (a placeholder when `placeholder`), as an Input, a
+    Select, a Switch (`on`) or plain text."""
+
+    kind: EditorKind
+    text: str = ""
+    placeholder: bool = False
+    on: bool = False
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The Rich styles a preview paints with, resolved for one theme and background."""
+
+    muted: Style
+    input: Style
+    input_placeholder: Style
+    select: Style
+    select_blank: Style
+    select_arrow: Style
+    button: Style
+    group: Style
+    switch_on: Style
+    switch_off: Style
+    switch_track: Style
+
+
+_palettes: dict[tuple[str, Color, Color], Palette] = {}
+
+
+def palette_for(app: App, background: Color, foreground: Color) -> Palette:
+    """Styles for a preview on `background` in the app's current theme."""
+    key = (app.theme, background, foreground)
+    if key not in _palettes:
+        _palettes[key] = _palette(app.theme_variables, background, foreground)
+    return _palettes[key]
+
+
+def _palette(theme: dict[str, str], background: Color, foreground: Color) -> Palette:
+    def color(name: str) -> Color:
+        return background + Color.parse(theme[name])
+
+    def muted(alpha: float) -> Color:
+        return background + background.get_contrast_text(alpha)
+
+    def style(fg: Color, bg: Color | None = None, *, bold: bool = False) -> Style:
+        return Style(
+            color=fg.rich_color, bgcolor=bg.rich_color if bg is not None else None, bold=bold
+        )
+
+    surface = color("surface")
+    boost = color("boost")
+    half = surface + foreground.with_alpha(0.5)
+    return Palette(
+        muted=style(muted(0.6)),
+        input=style(foreground, boost),
+        input_placeholder=style(muted(0.38), boost),
+        select=style(foreground, surface),
+        select_blank=style(half, surface),
+        select_arrow=style(half, surface),
+        button=style(surface + surface.get_contrast_text(0.9), surface, bold=True),
+        group=style(foreground, surface),
+        switch_on=style(color("success"), color("success")),
+        switch_off=style(color("panel"), color("panel")),
+        switch_track=style(color("panel-darken-2"), color("panel-darken-2")),
+    )
+
+
+def name_width(width: int) -> int:
+    return max(NAME_MIN, min(NAME_MAX, int(width * NAME_SHARE)))
+
+
+def button_width(label: str) -> int:
+    return max(BUTTON_MIN_WIDTH, len(label) + 2)
+
+
+def first_line(
+    width: int, name: Text, editor: EditorLook, buttons: list[str], colors: Palette
+) -> Text:
+    """The field's row: the name column, the editor, and the state buttons, `width` cells."""
+    line = Text(no_wrap=True, end="")
+    line.append_text(_fit(name, min(name_width(width), width)))
+    buttons_width = sum(1 + button_width(label) for label in buttons)
+    line.append_text(_editor(editor, max(0, width - line.cell_len - buttons_width), colors))
+    for label in buttons:
+        line.append(" ")
+        line.append(label.center(button_width(label)), style=colors.button)
+    line.truncate(width, overflow="crop", pad=True)
+    return line
+
+
+def button_line(label: str, colors: Palette) -> Text:
+    """A button under a field (`+ add item`), as the form indents it."""
+    line = Text(" " * NOTES_INDENT)
+    line.append(label.center(max(ADD_BUTTON_MIN_WIDTH, len(label) + 2)), style=colors.button)
+    return line
+
+
+def group_title(title: Text, width: int, colors: Palette) -> Text:
+    """A collapsed group's title line: `▶ title` on the group's background."""
+    line = Text(" ▶ ", style=colors.group)
+    line.append_text(title)
+    return _fit(line, width, fill=colors.group)
+
+
+def _editor(look: EditorLook, width: int, colors: Palette) -> Text:
+    if look.kind == "switch":
+        text = Text()
+        if look.on:
+            text.append("  ", style=colors.switch_track).append("  ", style=colors.switch_on)
+        else:
+            text.append("  ", style=colors.switch_off).append("  ", style=colors.switch_track)
+        text.append(" ").append(look.text, style=colors.muted)
+        return _fit(text, width)
+    if look.kind == "select":
+        style = colors.select_blank if look.placeholder else colors.select
+        text = _fit(Text(look.text, style=style), max(0, width - 2))
+        text.append("▼", style=colors.select_arrow)
+        text.append(" ", style=colors.select)
+        return _fit(text, width)
+    if look.kind == "input":
+        style = colors.input_placeholder if look.placeholder else colors.input
+        return _fit(Text(look.text, style=style), width, fill=colors.input)
+    return _fit(Text(look.text, style=colors.muted), width)
+
+
+def _fit(text: Text, width: int, fill: Style | None = None) -> Text:
+    """`text` cut (with an ellipsis) or padded to exactly `width` cells."""
+    text = text.copy()
+    text.no_wrap = True
+    if text.cell_len > width:
+        text.truncate(width, overflow="ellipsis")
+    elif text.cell_len < width:
+        text.append(" " * (width - text.cell_len), style=fill or "")
+    return text
+
+
+def wrapped(notes: Text, width: int, console: Console) -> list[Text]:
+    """The notes lines under a field, wrapped to `width` and indented."""
+    if not notes:
+        return []
+    lines = notes.wrap(console, max(1, width - NOTES_INDENT))
+    return [Text(" " * NOTES_INDENT) + line for line in lines]
+
+
+class PreviewWidget(Vertical):
+    """A widget that starts as painted `preview_lines()` and no children, and composes its
+    real widgets when first focused (or clicked): then it focuses the first of them, types
+    into it what was typed meanwhile, and presses the button or switch that was clicked."""
+
+    DEFAULT_CSS = """
+    PreviewWidget { height: auto; }
+    """
+
+    def __init__(self, *, previewing: bool, focusable: bool = True, classes: str = "") -> None:
+        super().__init__(classes=classes)
+        self.previewing = previewing
+        self.can_focus = previewing and focusable
+        self._pressed_at: Offset | None = None
+        self._opening = False
+        self._typed_early: list[str] = []
+        self._laid_out_width = 0
+        self._painted: tuple[tuple[int, str], list[Text]] | None = None
+
+    def preview_lines(self, width: int, colors: Palette) -> list[Text]:
+        """The lines the preview shows, `width` cells wide."""
+        raise NotImplementedError
+
+    def render(self) -> RenderResult:
+        if not self.previewing:
+            return super().render()
+        preview = Text("\n").join(self._lines(self._laid_out_width or self.size.width))
+        preview.no_wrap = True
+        return preview
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if not self.previewing:
+            return super().get_content_height(container, viewport, width)
+        self._laid_out_width = width
+        return len(self._lines(width))
+
+    def _lines(self, width: int) -> list[Text]:
+        """`preview_lines()`, kept until the width, the theme or `repaint()` changes them."""
+        key = (width, self.app.theme)
+        if self._painted is None or self._painted[0] != key:
+            _, _, background, foreground = self.colors
+            colors = palette_for(self.app, background, foreground)
+            self._painted = (key, self.preview_lines(width, colors))
+        return self._painted[1]
+
+    def repaint(self) -> None:
+        """Draw the preview again (what it shows has changed)."""
+        self._painted = None
+        self.refresh(layout=True)
+
+    async def materialize(self) -> None:
+        """Swap the preview for the real widgets."""
+        if self.previewing:
+            self.previewing = False
+            self.can_focus = False
+            await self.recompose()
+
+    def focus_first(self) -> None:
+        """Focus the first focusable widget inside."""
+        targets = [w for w in self.query("*") if w.focusable]
+        if targets:
+            targets[0].focus()
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        if self.previewing:
+            self._pressed_at = event.screen_offset
+
+    def _forward_event(self, event: events.Event) -> None:
+        """Keys typed at a preview before its widgets exist are kept for its first Input."""
+        if isinstance(event, events.Key) and (self.previewing or self._opening):
+            if event.is_printable and event.character:
+                self._typed_early.append(event.character)
+            return
+        super()._forward_event(event)
+
+    async def on_focus(self) -> None:
+        if not self.previewing:
+            return
+        self._opening = True
+        try:
+            await self.materialize()
+        finally:
+            self._opening = False
+        if self.screen.focused is self:  # not if focus moved on meanwhile
+            self.focus_first()
+        typed, self._typed_early = "".join(self._typed_early), []
+        boxes = self.query(Input)
+        if typed and boxes:
+            boxes.first().insert_text_at_cursor(typed)
+        if self._pressed_at is not None:
+            self.call_after_refresh(self._press_where_clicked)
+
+    def _press_where_clicked(self) -> None:
+        """The preview that was clicked is now real widgets: press what is under the click."""
+        at, self._pressed_at = self._pressed_at, None
+        if at is None:
+            return
+        widget, _ = self.screen.get_widget_at(*at)
+        if isinstance(widget, Button):
+            widget.press()
+        elif isinstance(widget, Switch):
+            widget.toggle()

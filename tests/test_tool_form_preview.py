@@ -1,0 +1,114 @@
+"""Fields start as painted previews and become real widgets when focused or clicked."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import Input, Select, Switch
+
+from fleet_tui.ui.widgets.field_preview import name_width
+from fleet_tui.ui.widgets.form_fields import FieldWidget
+from fleet_tui.ui.widgets.tool_form import ToolForm
+from tests.test_tool_form import FormHost, field, opened
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string", "description": "What it is about", "maxLength": 5},
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        "priority": {"type": "string", "enum": ["low", "high"]},
+        "urgent": {"type": "boolean"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "place": {"type": "object", "properties": {"city": {"type": "string"}}},
+        "kind": {"const": "task"},
+    },
+    "required": ["title", "kind"],
+}
+
+
+def previews(app: FormHost) -> list[FieldWidget]:
+    return [w for w in app.query(FieldWidget) if w.previewing]
+
+
+def screen_text(app: FormHost) -> str:
+    """What the terminal shows, as plain text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def test_fields_start_as_previews_that_show_names_values_and_buttons():
+    app = FormHost(SCHEMA)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        # the first field has the focus (so it is real); the others are drawn
+        assert field(app, "title").query_one(Input).has_focus
+        assert {w.node.label for w in previews(app)} == set(SCHEMA["properties"]) - {"title"}
+        assert len(app.query(Input)) == 1 and not app.query(Select) and not app.query(Switch)
+        screen = screen_text(app)
+        for text in ("title", "What it is about", "null", "(not sent)", "+ add item", "place"):
+            assert text in screen, text
+        assert '= "task"' in screen
+        app.query_one(ToolForm).load({"title": "Fix [b]login[/b]", "priority": "high"})
+        await pilot.pause()
+        screen = screen_text(app)
+        assert "Fix [b]login[/b]" in screen and "high" in screen
+
+
+async def test_keys_typed_while_a_preview_is_being_built_reach_its_editor():
+    app = FormHost(SCHEMA)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        note = field(app, "note")
+        assert note.previewing
+        # three characters queued at the preview before its Input has been built
+        app.screen.set_focus(note)
+        for character in "abc":
+            app.post_message(events.Key(character, character))
+        await pilot.pause()
+        await pilot.pause()
+        assert not note.previewing and note.query_one(Input).has_focus
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.submitted == [{"note": "abc", "kind": "task"}]
+
+
+async def test_clicking_a_previewed_button_or_switch_acts_on_the_real_one():
+    app = FormHost(SCHEMA)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        note = field(app, "note")
+        await pilot.click(note, offset=(note.content_region.width - 3, 0))  # its `null` button
+        await pilot.pause()
+        await pilot.pause()
+        assert not note.previewing
+        assert note.node.present and note.node.is_null
+        urgent = field(app, "urgent")
+        switch_x = name_width(urgent.content_region.width) + 1
+        await pilot.click(urgent, offset=(switch_x, 0))
+        await pilot.pause()
+        await pilot.pause()
+        assert urgent.query_one(Switch).value is True
+        assert app.query_one(ToolForm).value()["urgent"] is True
+
+
+async def test_errors_show_under_a_previewed_field():
+    app = FormHost(SCHEMA)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "required" in screen_text(app)  # `title` is required and empty
+        app.query_one(ToolForm).load({"title": "far too long", "kind": "task"})
+        await pilot.pause()
+        assert field(app, "title").previewing
+        screen = screen_text(app)
+        assert "is too long" in screen and "required" not in screen
+
+
+async def test_a_collapsed_object_preview_opens_to_its_title_and_expands():
+    app = FormHost(SCHEMA)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        place = await opened(pilot, app, "place")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("tab", *"Nice", "ctrl+s")
+        await pilot.pause()
+    assert app.submitted == [{"place": {"city": "Nice"}, "kind": "task"}]
+    assert place.node.present
