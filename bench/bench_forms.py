@@ -1,11 +1,12 @@
-"""Time to build the form model, and to show the ToolForm for wide schemas in a running app.
+"""Time to build the form model, and to show the ToolForm for wide schemas.
 
-Run: python bench/bench_forms.py   (prints a table; numbers are for this machine, one run)
+Run: python bench/bench_forms.py   (prints two tables; numbers are for this machine, one run)
 
 "show form" is what selecting a tool costs: from mounting a ToolForm into a running app to the
 form being laid out and painted (medians of RUNS). The baseline is the same form with field
 previews turned off, every field built as real widgets from the start, measured in the same
-run; the ratio is what to compare across machines.
+run; the ratio is what to compare across machines. The second table does the same in fleet-tui
+itself, on the embedded local host's `tracker` env with wide tools added to its list.
 """
 
 from __future__ import annotations
@@ -24,8 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
+from fleet_tui.envs.base import Env, Tool
 from fleet_tui.forms import build_form
-from fleet_tui.ui.widgets import form_fields
+from fleet_tui.local.runner import start_local_host
+from fleet_tui.targets import Target, make_env
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.field_preview import PreviewWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
 
 SIZES = (20, 200, 1000)
@@ -66,13 +71,17 @@ def time_build(schema: dict[str, Any], repeat: int = 5) -> float:
 
 @contextmanager
 def previews_off() -> Iterator[None]:
-    """Build every field as real widgets (the baseline)."""
-    previewable = form_fields.FieldWidget.previewable
-    form_fields.FieldWidget.previewable = lambda self: False  # type: ignore[method-assign]
+    """Build every field as real widgets from the start (the baseline)."""
+    init = PreviewWidget.__init__
+
+    def real_widgets(self: PreviewWidget, *, previewing: bool, **options: Any) -> None:
+        init(self, previewing=False, **options)
+
+    PreviewWidget.__init__ = real_widgets  # type: ignore[method-assign]
     try:
         yield
     finally:
-        form_fields.FieldWidget.previewable = previewable  # type: ignore[method-assign]
+        PreviewWidget.__init__ = init  # type: ignore[method-assign]
 
 
 class _Host(App):
@@ -98,6 +107,59 @@ async def time_show(schema: dict[str, Any]) -> tuple[float, int]:
     return statistics.median(times[1:]), widgets
 
 
+class WithWideTools:
+    """A real env whose tool list also has a tool of each size in SIZES (`wide_20`...)."""
+
+    def __init__(self, env: Env) -> None:
+        self._env = env
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._env, name)
+
+    async def list_tools(self, refresh: bool = False) -> list[Tool]:
+        wide = [Tool(name=f"wide_{n}", input_schema=wide_schema(n)) for n in SIZES]
+        return [*await self._env.list_tools(refresh), *wide]
+
+
+async def time_in_app(base_url: str) -> dict[str, float]:
+    """Median seconds from choosing each wide tool in fleet-tui to its form being painted
+    (another tool is shown in between, so each choice mounts a new form)."""
+    target = Target(env_key="tracker", base_url=base_url, api_key="local")
+    app = FleetTuiApp(target, env_factory=lambda t: WithWideTools(make_env(t)))
+    times: dict[str, list[float]] = {f"wide_{n}": [] for n in SIZES}
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not (app.connection_state == "connected" and app.tools):
+            await pilot.pause(0.05)
+        for _ in range(RUNS + 1):
+            for name in times:
+                await app.show_tool("list_users")
+                await pilot.pause()
+                start = time.perf_counter()
+                await app.show_tool(name)
+                await pilot.pause()
+                times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(runs[1:]) for name, runs in times.items()}
+
+
+async def in_the_app() -> None:
+    host = start_local_host()
+    try:
+        shown = await time_in_app(host.base_url)
+        with previews_off():
+            baseline = await time_in_app(host.base_url)
+    finally:
+        host.stop()
+    print("\nin fleet-tui (choose the tool, form painted):\n")
+    header = f"{'tool':>10} | {'show form':>9} | {'previews off':>12} | {'ratio':>5}"
+    print(header)
+    print("-" * len(header))
+    for name, seconds in shown.items():
+        print(
+            f"{name:>10} | {seconds * 1000:>6.0f} ms | {baseline[name] * 1000:>9.0f} ms | "
+            f"{seconds / baseline[name]:>5.2f}"
+        )
+
+
 async def main() -> None:
     empty, _ = await time_show({"type": "object", "properties": {}})
     print(f"show an empty form: {empty * 1000:.0f} ms\n")
@@ -117,6 +179,7 @@ async def main() -> None:
             f"{size:>10} | {build * 1000:>8.1f} ms | {show * 1000:>6.0f} ms | {widgets:>7} | "
             f"{baseline * 1000:>9.0f} ms | {baseline_widgets:>7} | {show / baseline:>5.2f}"
         )
+    await in_the_app()
 
 
 if __name__ == "__main__":

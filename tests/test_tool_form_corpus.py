@@ -54,3 +54,16 @@ async def test_odd_schemas_still_give_a_form():
             form.load({"a": [1, None]})
             await pilot.pause()
             assert form.value() == {"a": [1, None]}
+
+
+async def test_a_form_removed_as_soon_as_it_is_mounted_is_no_error():
+    app = Holder()
+    async with app.run_test(size=(80, 20)) as pilot:
+        holder = app.query_one("#holder")
+        for _ in range(3):
+            await holder.mount(ToolForm(json.loads(CORPUS[0].read_text())["schema"]))
+            await holder.remove_children()  # another tool chosen before the first refresh
+        await pilot.pause()
+        await holder.mount(ToolForm({"type": "object", "properties": {"a": {"type": "string"}}}))
+        await pilot.pause()
+        assert len(holder.query(ToolForm)) == 1  # and the app did not fail (run_test raises)

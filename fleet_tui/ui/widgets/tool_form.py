@@ -111,7 +111,11 @@ class ToolForm(Vertical, can_focus=False):
         yield Static("", classes="tool-form-problems")
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self.show_errors, validate=False)
+        self.call_after_refresh(self._show_first_errors)
+
+    def _show_first_errors(self) -> None:
+        if self.is_attached:  # not if the form was removed meanwhile (another tool chosen)
+            self.show_errors(validate=False)
 
     # -- the model's API, for whoever hosts the form ------------------------------------------
 
