@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 from textual.widgets import Input, Select, Switch
 
@@ -112,3 +113,33 @@ async def test_a_collapsed_object_preview_opens_to_its_title_and_expands():
         await pilot.pause()
     assert app.submitted == [{"place": {"city": "Nice"}, "kind": "task"}]
     assert place.node.present
+
+
+WIDE_NAMES = {
+    **SCHEMA["properties"],
+    "scroll_direction": {"type": "string", "enum": ["up", "down"], "title": "Which way"},
+    "a_really_long_parameter_name_without_spaces": {"type": "integer", "minimum": 0},
+    "described": {"type": "number", "description": "A help text long enough to wrap " * 3},
+}
+
+
+def field_text(app: FormHost, widget: FieldWidget) -> list[str]:
+    lines = screen_text(app).split("\n")
+    region = widget.region
+    return [line[region.x : region.right] for line in lines[region.y : region.bottom]]
+
+
+@pytest.mark.parametrize("width", [44, 100])
+async def test_a_preview_shows_the_text_its_real_widgets_show(width):
+    app = FormHost({"type": "object", "properties": WIDE_NAMES, "required": ["title"]})
+    async with app.run_test(size=(width, 60)) as pilot:
+        await pilot.pause()
+        drawn = {w.node.label: field_text(app, w) for w in previews(app)}
+        for name in drawn:
+            if name != "kind":  # a constant has nothing to focus: it stays drawn
+                await opened(pilot, app, name)
+        app.screen.set_focus(None)
+        await pilot.pause()
+        assert len(drawn) == len(WIDE_NAMES) - 1  # all but the first field, which has focus
+        for name, lines in drawn.items():
+            assert field_text(app, field(app, name)) == lines, name

@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 
 EditorKind = Literal["input", "select", "switch", "text"]
 
-NAME_SHARE, NAME_MIN, NAME_MAX = 0.3, 12, 36
-"""The name column: 30% of the row, 12 to 36 cells (as `.field-name` in the form's CSS)."""
+NAME_SHARE, NAME_MIN, NAME_MAX = 0.3, 18, 36
+NAME_GAP = 1
+"""The name column: 30% of the row, 18 to 36 cells, the last one blank (as `.field-name` in
+the form's CSS)."""
 
 BUTTON_MIN_WIDTH = 6
 """State buttons (`null`, `clear`) are at least this wide; other buttons at least 16 (Textual's
@@ -113,19 +115,31 @@ def button_width(label: str) -> int:
     return max(BUTTON_MIN_WIDTH, len(label) + 2)
 
 
-def first_line(
-    width: int, name: Text, editor: EditorLook, buttons: list[str], colors: Palette
-) -> Text:
-    """The field's row: the name column, the editor, and the state buttons, `width` cells."""
-    line = Text(no_wrap=True, end="")
-    line.append_text(_fit(name, min(name_width(width), width)))
+def row_lines(
+    width: int,
+    name: Text,
+    editor: EditorLook,
+    buttons: list[str],
+    colors: Palette,
+    console: Console,
+) -> list[Text]:
+    """The field's row, `width` cells wide: the name column (wrapped, one cell from what
+    follows), then on its first line the editor and the state buttons."""
+    column = min(name_width(width), width)
+    names = name.wrap(console, max(1, column - NAME_GAP), overflow="fold") or [Text()]
+    line = _fit(names[0], column)
     buttons_width = sum(1 + button_width(label) for label in buttons)
-    line.append_text(_editor(editor, max(0, width - line.cell_len - buttons_width), colors))
+    line.append_text(_editor(editor, max(0, width - column - buttons_width), colors))
     for label in buttons:
         line.append(" ")
         line.append(label.center(button_width(label)), style=colors.button)
     line.truncate(width, overflow="crop", pad=True)
-    return line
+    return [line, *(_fit(_lstrip(more), width) for more in names[1:])]
+
+
+def _lstrip(text: Text) -> Text:
+    """`text` without leading spaces (a wrapped line starts at a word, as Textual wraps)."""
+    return text[len(text.plain) - len(text.plain.lstrip(" ")) :]
 
 
 def button_line(label: str, colors: Palette) -> Text:

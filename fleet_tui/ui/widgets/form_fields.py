@@ -42,8 +42,8 @@ from fleet_tui.ui.widgets.field_preview import (
     Palette,
     PreviewWidget,
     button_line,
-    first_line,
     group_title,
+    row_lines,
     wrapped,
 )
 
@@ -128,8 +128,7 @@ class FieldWidget(PreviewWidget):
     FieldWidget { height: auto; }
     FieldWidget > .field-line { height: auto; }
     FieldWidget > .field-line > .field-name {
-        width: 30%; min-width: 12; max-width: 36; height: 1;
-        text-wrap: nowrap; text-overflow: ellipsis;
+        width: 30%; min-width: 18; max-width: 36; height: auto; padding: 0 1 0 0;
     }
     FieldWidget > .field-line > Input, FieldWidget > .field-line > Select { width: 1fr; }
     FieldWidget > .field-notes { color: $text-muted; height: auto; padding: 0 0 0 2; }
@@ -172,10 +171,10 @@ class FieldWidget(PreviewWidget):
         clear = self.CLEARABLE and not self.node.required
         return (["null"] if self.node.nullable else []) + (["clear"] if clear else [])
 
-    def preview_row(self, width: int, colors: Palette) -> Text:
-        """The preview's first line: name, editor, buttons."""
-        look = self.editor_look()
-        return first_line(width, header_text(self.node), look, self.state_buttons(), colors)
+    def preview_row(self, width: int, colors: Palette) -> list[Text]:
+        """The preview's row: name, editor, buttons (more lines when the name wraps)."""
+        name, look, buttons = header_text(self.node), self.editor_look(), self.state_buttons()
+        return row_lines(width, name, look, buttons, colors, self.app.console)
 
     def preview_below(self, colors: Palette) -> list[Text]:
         """Preview lines under the row, above the notes (an empty list's add button)."""
@@ -236,7 +235,7 @@ class FieldWidget(PreviewWidget):
 
     def preview_lines(self, width: int, colors: Palette) -> list[Text]:
         return [
-            self.preview_row(width, colors),
+            *self.preview_row(width, colors),
             *self.preview_below(colors),
             *self._preview_notes(width, colors),
         ]
@@ -563,8 +562,8 @@ class ObjectField(FieldWidget):
     def _starts_expanded(self) -> bool:
         return self.node.present and self.node.depth <= EXPAND_DEPTH
 
-    def preview_row(self, width: int, colors: Palette) -> Text:
-        return group_title(title_line(self.node), width, colors)
+    def preview_row(self, width: int, colors: Palette) -> list[Text]:
+        return [group_title(title_line(self.node), width, colors)]
 
     def compose(self) -> ComposeResult:
         node = self.node
