@@ -167,8 +167,8 @@ def _editor(look: EditorLook, width: int, colors: Palette) -> Text:
         return _fit(text, width)
     if look.kind == "select":
         style = colors.select_blank if look.placeholder else colors.select
-        text = _fit(Text(look.text, style=style), max(0, width - 2))
-        text.append("▼", style=colors.select_arrow)
+        text = _fit(Text(look.text, style=style), max(0, width - 3), fill=colors.select)
+        text.append(" ▼", style=colors.select_arrow)
         text.append(" ", style=colors.select)
         return _fit(text, width)
     if look.kind == "input":

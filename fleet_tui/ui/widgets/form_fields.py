@@ -135,6 +135,10 @@ class FieldWidget(PreviewWidget):
     FieldWidget > .field-notes.empty { display: none; }
     FieldWidget .field-state { width: auto; min-width: 6; margin: 0 0 0 1; }
     FieldWidget Input { background: $boost; }
+    /* one line each, cut with an ellipsis, as the preview draws them */
+    FieldWidget > .field-line > .one-line, FieldWidget SelectCurrent > Static#label {
+        height: 1; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     """
 
     def __init__(self, node: Node, *, bare: bool = False) -> None:
@@ -403,7 +407,7 @@ class BooleanField(FieldWidget):
 
     def compose_editor(self) -> ComposeResult:
         yield Switch(self._is_on(), animate=False, disabled=self.node.read_only)
-        yield Static(Text(self._state(), style="dim"), classes="switch-state")
+        yield Static(Text(self._state(), style="dim"), classes="switch-state one-line")
 
     def _state(self) -> str:
         if not self.node.present:
@@ -700,7 +704,7 @@ class ArrayField(FieldWidget):
 
     def compose_editor(self) -> ComposeResult:
         self._shown_count = self._count()
-        yield Static(self._shown_count, classes="array-count")
+        yield Static(self._shown_count, classes="array-count one-line")
 
     def _add_label(self) -> str:
         node = self.node
