@@ -110,3 +110,19 @@ async def test_malformed_schema_still_gives_a_usable_form(hostile_url):
         assert entry.arguments == {"value": "ok"}
         assert "got 'ok'" in rendered_text(app)
         await wait_for(pilot, lambda: app.is_running)
+
+
+async def test_an_env_echoing_the_api_key_never_shows_it(mcp_alpha, monkeypatch):
+    secret = "sk-live-shown-nowhere-4242"
+    monkeypatch.setenv("FLEET_API_KEY", secret)
+    app = FleetTuiApp(Target(mcp=[mcp_alpha.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        entry = await call(pilot, "echo", {"text": f"key {secret}"})
+        assert entry.status == "ok"
+        assert "key [redacted]" in rendered_text(app) and secret not in rendered_text(app)
+        for tab in ("tab-raw", "tab-structured"):
+            app.result_view.query_one("TabbedContent").active = tab
+            await pilot.pause()
+            assert secret not in app.export_screenshot(), tab
+        assert secret not in app.result_view.query_one("#raw").text

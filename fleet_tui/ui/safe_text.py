@@ -1,10 +1,13 @@
-"""Text from an environment is data: strip terminal escapes; never let Rich parse it as markup."""
+"""Text from an environment is data: strip terminal escapes and the API key; never let Rich
+parse it as markup."""
 
 from __future__ import annotations
 
 import re
 
 from rich.text import Text
+
+from fleet_tui.session.redact import hide_secret_values
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ ... ST),
 # other ESC X, and the 8-bit C1 forms of CSI/OSC.
@@ -24,10 +27,11 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def clean(text: str) -> str:
-    """`text` without terminal escape sequences or control characters (tabs and newlines kept)."""
-    if text.isprintable():
-        return text
-    return _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
+    """`text` without terminal escape sequences or control characters (tabs and newlines kept),
+    and without the API key should an env echo it (the screen can end up in a screenshot)."""
+    if not text.isprintable():
+        text = _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
+    return hide_secret_values(text)
 
 
 def one_line(text: str, limit: int = 200) -> str:
