@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 
 import pytest
+from textual import events
 
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
@@ -46,6 +47,19 @@ async def test_help_lists_keys_of_the_focused_area(two_servers):
         await pilot.press("escape")
         await pilot.pause()
         assert not hasattr(app.screen, "area")
+
+
+async def test_f1_typed_right_after_f2_or_f3_shows_that_area(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        for key, area in (("f3", "history"), ("f2", "tools")):
+            for typed in (key, "f1"):  # both queued before the app's next turn
+                app.post_message(events.Key(typed, None))
+            await pilot.pause()
+            assert app.screen.area == area
+            await pilot.press("escape")
+            await pilot.pause()
 
 
 async def test_copy_command_reproduces_the_call(two_servers):

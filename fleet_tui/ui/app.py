@@ -530,7 +530,8 @@ class FleetTuiApp(App[int]):
 
     def action_show_history(self) -> None:
         self._show_sidebar("pane-history")
-        self.history.focus()
+        # at once, not on the app's next turn: a key typed right after f3 (f1) acts on it
+        self.screen.set_focus(self.history)
 
     def _show_sidebar(self, pane: str) -> None:
         sidebar = self.query_one("#sidebar", TabbedContent)

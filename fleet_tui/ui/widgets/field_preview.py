@@ -254,10 +254,11 @@ class PreviewWidget(Vertical):
             await self.recompose()
 
     def focus_first(self) -> None:
-        """Focus the first focusable widget inside."""
+        """Focus the first focusable widget inside, at once (`focus()` would wait its turn,
+        and a key handled meanwhile, such as f3, could have moved the focus elsewhere)."""
         targets = [w for w in self.query("*") if w.focusable]
         if targets:
-            targets[0].focus()
+            self.screen.set_focus(targets[0])
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         if self.previewing:

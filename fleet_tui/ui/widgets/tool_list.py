@@ -153,7 +153,8 @@ class ToolList(Vertical):
                 self.query_one(OptionList).highlighted = index
 
     def focus_filter(self) -> None:
-        self.query_one("#tool-filter", Input).focus()
+        """Focus the filter at once (a key typed right after f2 goes to it)."""
+        self.screen.set_focus(self.query_one("#tool-filter", Input))
 
     def on_key(self, event: events.Key) -> None:
         """Up/down in the filter move through the list."""
