@@ -21,6 +21,8 @@ from textual.containers import Vertical
 from textual.geometry import Offset, Size
 from textual.widgets import Button, Input, Switch
 
+from fleet_tui.ui.safe_text import one_line
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -47,6 +49,13 @@ class EditorLook:
     text: str = ""
     placeholder: bool = False
     on: bool = False
+
+    @classmethod
+    def input(cls, value: str, placeholder: str) -> EditorLook:
+        """A text box showing `value`, or `placeholder` while it is empty."""
+        if value:
+            return cls("input", one_line(value, 400))
+        return cls("input", placeholder, placeholder=True)
 
 
 @dataclass(frozen=True)

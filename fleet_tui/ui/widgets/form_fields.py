@@ -302,19 +302,18 @@ class TextField(FieldWidget):
     def editor_look(self) -> EditorLook:
         node = self.node
         assert isinstance(node, ScalarNode)
-        if node.text:
-            return EditorLook("input", one_line(node.text, 400))
-        placeholder = "null" if node.is_null else node.placeholder
-        return EditorLook("input", one_line(placeholder, 80), placeholder=True)
+        return EditorLook.input(node.text, self._placeholder())
+
+    def _placeholder(self) -> str:
+        return one_line("null" if self.node.is_null else self.node.placeholder, 80)
 
     def compose_editor(self) -> ComposeResult:
         node = self.node
         assert isinstance(node, ScalarNode)
         kind = node.kind if node.kind in ("integer", "number") else "text"
-        placeholder = "null" if node.is_null else node.placeholder
         yield Input(
             node.text,
-            placeholder=one_line(placeholder, 80),
+            placeholder=self._placeholder(),
             type=kind,
             disabled=node.read_only,
             select_on_focus=False,
@@ -338,7 +337,7 @@ class TextField(FieldWidget):
         node = self.node
         assert isinstance(node, ScalarNode)
         box = self.query_one(Input)
-        box.placeholder = "null" if node.is_null else one_line(node.placeholder, 80)
+        box.placeholder = self._placeholder()
         with box.prevent(Input.Changed):
             box.value = node.text
 
@@ -352,9 +351,7 @@ class RawField(FieldWidget):
     def editor_look(self) -> EditorLook:
         node = self.node
         assert isinstance(node, RawNode)
-        if node.text:
-            return EditorLook("input", one_line(node.text, 400))
-        return EditorLook("input", "JSON value", placeholder=True)
+        return EditorLook.input(node.text, "JSON value")
 
     def compose_editor(self) -> ComposeResult:
         node = self.node
