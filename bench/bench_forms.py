@@ -34,6 +34,8 @@ from fleet_tui.ui.widgets.field_preview import PreviewWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
 
 SIZES = (20, 200, 1000)
+APP_SIZES = (0, *SIZES)
+"""In the app, `wide_0` (no arguments) is the floor: what showing any form costs."""
 RUNS = 5
 
 
@@ -108,7 +110,7 @@ async def time_show(schema: dict[str, Any]) -> tuple[float, int]:
 
 
 class WithWideTools:
-    """A real env whose tool list also has a tool of each size in SIZES (`wide_20`...)."""
+    """A real env whose tool list also has a tool of each size in APP_SIZES (`wide_0`...)."""
 
     def __init__(self, env: Env) -> None:
         self._env = env
@@ -117,7 +119,7 @@ class WithWideTools:
         return getattr(self._env, name)
 
     async def list_tools(self, refresh: bool = False) -> list[Tool]:
-        wide = [Tool(name=f"wide_{n}", input_schema=wide_schema(n)) for n in SIZES]
+        wide = [Tool(name=f"wide_{n}", input_schema=wide_schema(n)) for n in APP_SIZES]
         return [*await self._env.list_tools(refresh), *wide]
 
 
@@ -126,7 +128,7 @@ async def time_in_app(base_url: str) -> dict[str, float]:
     (another tool is shown in between, so each choice mounts a new form)."""
     target = Target(env_key="tracker", base_url=base_url, api_key="local")
     app = FleetTuiApp(target, env_factory=lambda t: WithWideTools(make_env(t)))
-    times: dict[str, list[float]] = {f"wide_{n}": [] for n in SIZES}
+    times: dict[str, list[float]] = {f"wide_{n}": [] for n in APP_SIZES}
     async with app.run_test(size=(120, 36)) as pilot:
         while not (app.connection_state == "connected" and app.tools):
             await pilot.pause(0.05)

@@ -11,6 +11,7 @@ from textual.widgets import Input
 
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.form_fields import FieldWidget
 from tests.app_driver import wait_connected, wait_for, wait_idle
 from tests.fixtures.mcp_servers import ServedMcp, serve_in_thread
 
@@ -40,8 +41,9 @@ async def test_typing_reaches_the_only_field_and_is_sent(paint_server):
     async with app.run_test(size=(120, 35)) as pilot:
         await wait_connected(pilot)
         assert app.tool_panel.tool.input_schema == SCHEMA
-        field = app.tool_panel.query_one("#form-holder").query_one(Input)
-        await wait_for(pilot, lambda: field.has_focus)
+        holder = app.tool_panel.query_one("#form-holder")
+        await wait_for(pilot, lambda: any(box.has_focus for box in holder.query(Input)))
+        field = holder.query_one(Input)
         assert field.region.width >= 10 and field.region.height == 1
         assert app.screen.region.contains_region(field.region)
         await pilot.press(*"teal")
@@ -58,8 +60,9 @@ async def test_clicking_the_field_after_the_filter_types_into_it(paint_server):
     async with app.run_test(size=(120, 35)) as pilot:
         await wait_connected(pilot)
         app.tool_list.focus_filter()
-        field = app.tool_panel.query_one("#form-holder").query_one(Input)
-        assert await pilot.click(field)
+        field = app.tool_panel.query_one("#form-holder").query_one(FieldWidget)
+        await pilot.click(field, offset=(field.region.width - 2, 0))  # on its text box
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
         await pilot.press(*"navy")
         assert await pilot.click("#call-button")
         await wait_for(pilot, lambda: app.entries)

@@ -11,6 +11,7 @@ from textual.widgets import Input, Select, TextArea
 
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
+from tests.app_driver import wait_for
 
 SCHEMAS = Path(__file__).parent / "data" / "schemas"
 
@@ -49,7 +50,10 @@ async def opened(pilot, app: App, *path: str | int) -> FieldWidget:
     widget = field(app, *path)
     if widget.previewing:
         widget.focus()
-        await pilot.pause()
+        for _ in range(100):  # building the widgets takes a few turns of the app
+            await pilot.pause()
+            if not widget.previewing and widget.query("*"):
+                break
     assert not widget.previewing
     return widget
 
@@ -217,11 +221,9 @@ async def test_wide_schema_mounts_sections_lazily_and_lists_hidden_errors():
         assert problems.has_class("shown") and "f45: required" in str(problems.content)
         sections = form.query("FieldSection")
         assert len(sections) == 3
-        sections[2].focus()  # its title, drawn until focused
-        await pilot.pause()
+        sections[2].focus()
         await pilot.press("enter")
-        await pilot.pause()
-        assert len(form.query(FieldWidget)) == 40
+        await wait_for(pilot, lambda: len(form.query(FieldWidget)) == 40)
         assert not problems.has_class("shown")  # the error now shows under its field
         await type_into(pilot, app, ("f45",), "x")
         await pilot.press("ctrl+s")

@@ -9,6 +9,7 @@ from textual.widgets import Input, Select, Switch
 from fleet_tui.ui.widgets.field_preview import name_width
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
+from tests.app_driver import wait_for
 from tests.test_tool_form import FormHost, field, opened
 
 SCHEMA = {
@@ -63,9 +64,8 @@ async def test_keys_typed_while_a_preview_is_being_built_reach_its_editor():
         app.screen.set_focus(note)
         for character in "abc":
             app.post_message(events.Key(character, character))
-        await pilot.pause()
-        await pilot.pause()
-        assert not note.previewing and note.query_one(Input).has_focus
+        await wait_for(pilot, lambda: any(box.has_focus for box in note.query(Input)))
+        assert not note.previewing and note.query_one(Input).value == "abc"
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.submitted == [{"note": "abc", "kind": "task"}]
@@ -77,16 +77,12 @@ async def test_clicking_a_previewed_button_or_switch_acts_on_the_real_one():
         await pilot.pause()
         note = field(app, "note")
         await pilot.click(note, offset=(note.content_region.width - 3, 0))  # its `null` button
-        await pilot.pause()
-        await pilot.pause()
+        await wait_for(pilot, lambda: note.node.present and note.node.is_null)
         assert not note.previewing
-        assert note.node.present and note.node.is_null
         urgent = field(app, "urgent")
         switch_x = name_width(urgent.content_region.width) + 1
         await pilot.click(urgent, offset=(switch_x, 0))
-        await pilot.pause()
-        await pilot.pause()
-        assert urgent.query_one(Switch).value is True
+        await wait_for(pilot, lambda: any(switch.value for switch in urgent.query(Switch)))
         assert app.query_one(ToolForm).value()["urgent"] is True
 
 
@@ -108,7 +104,7 @@ async def test_a_collapsed_object_preview_opens_to_its_title_and_expands():
         await pilot.pause()
         place = await opened(pilot, app, "place")
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: any(w.node.label == "city" for w in app.query(FieldWidget)))
         await pilot.press("tab", *"Nice", "ctrl+s")
         await pilot.pause()
     assert app.submitted == [{"place": {"city": "Nice"}, "kind": "task"}]
