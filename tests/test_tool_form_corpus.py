@@ -56,14 +56,19 @@ async def test_odd_schemas_still_give_a_form():
             assert form.value() == {"a": [1, None]}
 
 
-async def test_a_form_removed_as_soon_as_it_is_mounted_is_no_error():
+async def test_a_form_removed_while_it_is_being_shown_is_no_error():
+    wide = {"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(30)}}
     app = Holder()
     async with app.run_test(size=(80, 20)) as pilot:
         holder = app.query_one("#holder")
-        for _ in range(3):
-            await holder.mount(ToolForm(json.loads(CORPUS[0].read_text())["schema"]))
-            await holder.remove_children()  # another tool chosen before the first refresh
-        await pilot.pause()
+        for _ in range(3):  # another tool chosen before the form's first refresh...
+            await holder.mount(ToolForm(wide))
+            await holder.remove_children()
+        for _ in range(3):  # ...or while it is being removed, when that refresh comes
+            await holder.mount(ToolForm(wide))
+            removal = holder.remove_children()
+            await pilot.pause()
+            await removal
         await holder.mount(ToolForm({"type": "object", "properties": {"a": {"type": "string"}}}))
         await pilot.pause()
         assert len(holder.query(ToolForm)) == 1  # and the app did not fail (run_test raises)

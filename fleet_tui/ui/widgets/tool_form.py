@@ -114,7 +114,8 @@ class ToolForm(Vertical, can_focus=False):
         self.call_after_refresh(self._show_first_errors)
 
     def _show_first_errors(self) -> None:
-        if self.is_attached:  # not if the form was removed meanwhile (another tool chosen)
+        # not if the form is being removed meanwhile (another tool was chosen): its lines are gone
+        if self.is_attached and self.query_children(".tool-form-mode"):
             self.show_errors(validate=False)
 
     # -- the model's API, for whoever hosts the form ------------------------------------------
