@@ -218,7 +218,8 @@ async def test_wide_schema_mounts_sections_lazily_and_lists_hidden_errors():
         form = app.query_one(ToolForm)
         assert len(form.query(FieldWidget)) == 20  # only the first section is mounted
         problems = form.query_one(".tool-form-problems")
-        assert problems.has_class("shown") and "f45: required" in str(problems.content)
+        await wait_for(pilot, lambda: problems.has_class("shown"))  # after the first refresh
+        assert "f45: required" in str(problems.content)
         sections = form.query("FieldSection")
         assert len(sections) == 3
         sections[2].focus()

@@ -301,7 +301,7 @@ class PreviewWidget(Vertical):
     def _press_where_clicked(self) -> None:
         """The preview that was clicked is now real widgets: press what is under the click."""
         at, self._pressed_at = self._pressed_at, None
-        if at is None:
+        if at is None or not self.is_attached:  # removed meanwhile (the form was rebuilt)
             return
         widget, _ = self.screen.get_widget_at(*at)
         if isinstance(widget, Button):

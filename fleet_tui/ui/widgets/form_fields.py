@@ -937,4 +937,8 @@ class UnionField(ChoiceField):
         assert isinstance(node, UnionNode)
         if self.choose(event.value, node.select):
             self.refresh(recompose=True)
-            self.call_after_refresh(lambda: self.query_one(".branch-select", Select).focus())
+            self.call_after_refresh(self._focus_branch_select)
+
+    def _focus_branch_select(self) -> None:
+        for select in self.query(".branch-select"):  # none if the field was removed meanwhile
+            select.focus()

@@ -115,7 +115,7 @@ class ToolForm(Vertical, can_focus=False):
 
     def _show_first_errors(self) -> None:
         # not if the form is being removed meanwhile (another tool was chosen): its lines are gone
-        if self.is_attached and self.query_children(".tool-form-mode"):
+        if self.is_attached and self.query(".tool-form-mode"):
             self.show_errors(validate=False)
 
     # -- the model's API, for whoever hosts the form ------------------------------------------
