@@ -19,6 +19,7 @@ from textual.app import RenderResult
 from textual.color import Color
 from textual.containers import Vertical
 from textual.geometry import Offset, Size
+from textual.widget import Widget
 from textual.widgets import Button, Input, Switch
 
 from fleet_tui.ui.safe_text import one_line
@@ -65,11 +66,11 @@ class Palette:
     muted: Style
     input: Style
     input_placeholder: Style
-    select: Style
-    select_blank: Style
-    select_arrow: Style
+    surface: Style
+    """Text on the surface colour (a Select, a group's title)."""
+    surface_muted: Style
+    """Half-faded text on the surface colour (a blank Select, its arrow)."""
     button: Style
-    group: Style
     switch_on: Style
     switch_off: Style
     switch_track: Style
@@ -105,11 +106,9 @@ def _palette(theme: dict[str, str], background: Color, foreground: Color) -> Pal
         muted=style(muted(0.6)),
         input=style(foreground, boost),
         input_placeholder=style(muted(0.38), boost),
-        select=style(foreground, surface),
-        select_blank=style(half, surface),
-        select_arrow=style(half, surface),
+        surface=style(foreground, surface),
+        surface_muted=style(half, surface),
         button=style(surface + surface.get_contrast_text(0.9), surface, bold=True),
-        group=style(foreground, surface),
         switch_on=style(color("success"), color("success")),
         switch_off=style(color("panel"), color("panel")),
         switch_track=style(color("panel-darken-2"), color("panel-darken-2")),
@@ -160,9 +159,9 @@ def button_line(label: str, colors: Palette) -> Text:
 
 def group_title(title: Text, width: int, colors: Palette) -> Text:
     """A collapsed group's title line: `▶ title` on the group's background."""
-    line = Text(" ▶ ", style=colors.group)
+    line = Text(" ▶ ", style=colors.surface)
     line.append_text(title)
-    return _fit(line, width, fill=colors.group)
+    return _fit(line, width, fill=colors.surface)
 
 
 def _editor(look: EditorLook, width: int, colors: Palette) -> Text:
@@ -175,10 +174,10 @@ def _editor(look: EditorLook, width: int, colors: Palette) -> Text:
         text.append(" ").append(look.text, style=colors.muted)
         return _fit(text, width)
     if look.kind == "select":
-        style = colors.select_blank if look.placeholder else colors.select
-        text = _fit(Text(look.text, style=style), max(0, width - 3), fill=colors.select)
-        text.append(" ▼", style=colors.select_arrow)
-        text.append(" ", style=colors.select)
+        style = colors.surface_muted if look.placeholder else colors.surface
+        text = _fit(Text(look.text, style=style), max(0, width - 3), fill=colors.surface)
+        text.append(" ▼", style=colors.surface_muted)
+        text.append(" ", style=colors.surface)
         return _fit(text, width)
     if look.kind == "input":
         style = colors.input_placeholder if look.placeholder else colors.input
@@ -203,6 +202,11 @@ def wrapped(notes: Text, width: int, console: Console) -> list[Text]:
         return []
     lines = notes.wrap(console, max(1, width - NOTES_INDENT))
     return [Text(" " * NOTES_INDENT) + line for line in lines]
+
+
+def first_focusable(root: Widget) -> Widget | None:
+    """The first widget under `root` that can take the focus, in focus order."""
+    return next((widget for widget in root.query("*") if widget.focusable), None)
 
 
 class PreviewWidget(Vertical):
@@ -265,9 +269,9 @@ class PreviewWidget(Vertical):
     def focus_first(self) -> None:
         """Focus the first focusable widget inside, at once (`focus()` would wait its turn,
         and a key handled meanwhile, such as f3, could have moved the focus elsewhere)."""
-        targets = [w for w in self.query("*") if w.focusable]
-        if targets:
-            self.screen.set_focus(targets[0])
+        target = first_focusable(self)
+        if target is not None:
+            self.screen.set_focus(target)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         if self.previewing:

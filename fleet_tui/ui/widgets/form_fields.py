@@ -42,6 +42,7 @@ from fleet_tui.ui.widgets.field_preview import (
     Palette,
     PreviewWidget,
     button_line,
+    first_focusable,
     group_title,
     row_lines,
     wrapped,
@@ -822,9 +823,9 @@ class ItemRow(Horizontal):
             field.refresh_state()
 
     def focus_first(self) -> None:
-        targets = [w for w in self.query("*") if w.focusable]
-        if targets:
-            targets[0].focus()
+        target = first_focusable(self)
+        if target is not None:
+            target.focus()
 
 
 class MapField(FieldWidget):

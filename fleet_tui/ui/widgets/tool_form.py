@@ -22,6 +22,7 @@ from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.forms import FieldError, Form, build_form
 from fleet_tui.ui.safe_text import literal, one_line
+from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.form_fields import FieldEdited, FieldWidget, field_for, fields_for
 
 MAX_LISTED_ERRORS = 8
@@ -264,6 +265,6 @@ class ToolForm(Vertical, can_focus=False):
         self.show_errors()
 
     def _focus_first_field(self) -> None:
-        fields = [w for w in self.query_one(FormFields).query("*") if w.focusable]
-        if fields:
-            fields[0].focus()
+        field = first_focusable(self.query_one(FormFields))
+        if field is not None:
+            field.focus()

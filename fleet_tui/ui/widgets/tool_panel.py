@@ -19,6 +19,7 @@ from textual.widgets import Button, Static, TextArea
 from fleet_tui.envs.base import Tool
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.tool_description import ToolDescription
 from fleet_tui.ui.widgets.tool_form import ToolForm
 
@@ -145,9 +146,8 @@ class ToolPanel(Vertical):
 
     def focus_form(self) -> None:
         """Focus the form's first field (or the Call button when the form has none)."""
-        holder = self.query_one("#form-holder", Vertical)
-        fields = [w for w in holder.query("*") if w.focusable]
-        (fields[0] if fields else self.query_one("#call-button", Button)).focus()
+        field = first_focusable(self.query_one("#form-holder", Vertical))
+        (field or self.query_one("#call-button", Button)).focus()
 
     def action_toggle_description(self) -> None:
         self.query_one(ToolDescription).toggle()
