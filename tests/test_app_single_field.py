@@ -42,7 +42,11 @@ async def test_typing_reaches_the_only_field_and_is_sent(paint_server):
         await wait_connected(pilot)
         assert app.tool_panel.tool.input_schema == SCHEMA
         holder = app.tool_panel.query_one("#form-holder")
-        await wait_for(pilot, lambda: any(box.has_focus for box in holder.query(Input)))
+        # Focus comes before the first layout of the new text box: wait for both.
+        await wait_for(
+            pilot,
+            lambda: any(box.has_focus and box.region.width for box in holder.query(Input)),
+        )
         field = holder.query_one(Input)
         assert field.region.width >= 10 and field.region.height == 1
         assert app.screen.region.contains_region(field.region)
