@@ -64,7 +64,10 @@ async def test_clicking_the_field_after_the_filter_types_into_it(paint_server):
     async with app.run_test(size=(120, 35)) as pilot:
         await wait_connected(pilot)
         app.tool_list.focus_filter()
-        field = app.tool_panel.query_one("#form-holder").query_one(FieldWidget)
+        holder = app.tool_panel.query_one("#form-holder")
+        field = await wait_for(
+            pilot, lambda: next((f for f in holder.query(FieldWidget) if f.region.width), None)
+        )
         await pilot.click(field, offset=(field.region.width - 2, 0))  # on its text box
         await wait_for(pilot, lambda: isinstance(app.focused, Input))
         await pilot.press(*"navy")
