@@ -1,4 +1,5 @@
-"""Hostile and broken input: markup and escape sequences from an env, a malformed tool schema."""
+"""Hostile and broken input: markup and escape sequences from an env, a malformed tool schema,
+a reply the server cannot send."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import uvicorn
 from mcp.server.mcpserver import Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from fleet_tui.envs.base import EndpointState
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
@@ -37,6 +39,10 @@ def hostile_server() -> MCPServer:
     @server.tool(description="An image whose bytes are not an image.")
     def broken_image() -> Image:
         return Image(data=b"\x89PNG\r\n\x1a\n truncated", format="png")
+
+    @server.tool(description="A reply the server cannot encode (a lone surrogate).")
+    def unencodable() -> str:
+        return "half of a pair: \ud800"
 
     @server.tool(description="A tool whose input schema is broken.")
     def broken(value: str = "") -> str:
@@ -126,3 +132,17 @@ async def test_an_env_echoing_the_api_key_never_shows_it(mcp_alpha, monkeypatch)
             await pilot.pause()
             assert secret not in app.export_screenshot(), tab
         assert secret not in app.result_view.query_one("#raw").text
+
+
+async def test_a_reply_the_server_cannot_encode_fails_that_call_only(hostile_url):
+    app = FleetTuiApp(Target(mcp=[hostile_url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        failed = await call(pilot, "unencodable")
+        assert failed.status == "error" and failed.result.error_kind == "no answer"
+        assert "without an answer" in rendered_text(app)
+        assert [e.state for e in app.env.endpoints()] == [EndpointState.UP]
+        assert not app.banner.shown
+        after = await call(pilot, "broken", {"value": "still here"})
+        assert after.status == "ok" and "still here" in rendered_text(app)
+        assert [entry.tool for entry in app.entries] == ["unencodable", "broken"]

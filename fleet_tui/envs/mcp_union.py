@@ -65,6 +65,11 @@ class EndpointDown(Exception):
         self.retryable = retryable
 
 
+class NoAnswer(Exception):
+    """The server ended one request without an answer but still answers pings: that request
+    failed on the server (often while encoding its reply), the connection is fine."""
+
+
 class McpEndpoint:
     """One MCP endpoint and the task that owns its connection."""
 
@@ -157,7 +162,8 @@ class McpEndpoint:
     async def request(self, make: Callable[[ClientSession], Awaitable[T]], timeout: float) -> T:
         """Run one request on the session, failing fast if the connection dies meanwhile.
 
-        Raises EndpointDown (connection gone), TimeoutError, or what the request raised.
+        Raises EndpointDown (connection gone), NoAnswer (this request lost, connection fine),
+        TimeoutError, or what the request raised.
         """
         session, owner = self._session, self._owner
         if session is None or owner is None or owner.done() or self._stop.is_set():
@@ -176,13 +182,25 @@ class McpEndpoint:
             try:
                 return call.result()
             except Exception as error:
-                if is_connection_failure(error):
-                    self.mark_down(describe_error(error))
-                    raise EndpointDown(self.status.error or "connection closed") from error
-                raise
+                if not is_connection_failure(error):
+                    raise
+                if await self._answers_ping(session):
+                    raise NoAnswer(describe_error(error)) from error
+                self.mark_down(describe_error(error))
+                raise EndpointDown(self.status.error or "connection closed") from error
         if owner in done:
             raise EndpointDown(self._failure or "connection closed")
         raise TimeoutError(f"no answer within {timeout:g}s")
+
+    async def _answers_ping(self, session: ClientSession) -> bool:
+        """Whether the connection still carries requests (a ping within a few seconds)."""
+        if not self.is_up:
+            return False
+        try:
+            await asyncio.wait_for(session.send_ping(), min(5.0, self.timeouts.list))
+        except Exception:
+            return False
+        return True
 
     def mark_down(self, reason: str) -> None:
         self._failure = reason
@@ -396,6 +414,15 @@ class McpUnion:
                 f"MCP endpoint {endpoint.url} is down ({error}); the call to {name!r} was not "
                 "retried: reconnect and try again"
             ) from None
+        except NoAnswer as error:
+            return error_result(
+                f"the server ended the call to {name!r} without an answer ({error}). The "
+                "endpoint still answers, so the tool failed on the server, perhaps while "
+                "encoding its result: its log says why. It may have run (not retried).",
+                "no answer",
+                endpoint=endpoint.url,
+                latency_s=time.monotonic() - started,
+            )
         except TimeoutError:
             raise EnvError(
                 f"tool {name!r} gave no answer within {self.timeouts.call:g}s; it may still have "
