@@ -3,84 +3,25 @@ a reply the server cannot send."""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-
-import pytest
-import uvicorn
-from mcp.server.mcpserver import Image, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-
 from fleet_tui.envs.base import EndpointState
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
-from tests.fixtures.mcp_servers import free_port
-
-EVIL_NAME = "[/]evil[bold red]"
-EVIL_TEXT = (
-    "[/] [bold red]red?[/bold red] \x1b[31mESC-red\x1b[0m \x1b]0;pwned\x07 [@click=app.quit]q[/]"
-)
+from tests.fixtures.mcp_servers import ESC_NAME, EVIL_NAME
 
 
-def hostile_server() -> MCPServer:
-    server = MCPServer("hostile", log_level="WARNING")
-
-    def evil(text: str = "[/]") -> str:
-        return EVIL_TEXT + " " + text
-
-    server.add_tool(evil, name=EVIL_NAME, description="\x1b[2J[blink]desc[/blink] [/]")
-
-    @server.tool(description="Fails with [/] markup and \x1b[1mescapes\x1b[0m.")
-    def explode() -> str:
-        raise ToolError("[/][red]boom\x1b[5m")
-
-    @server.tool(description="An image whose bytes are not an image.")
-    def broken_image() -> Image:
-        return Image(data=b"\x89PNG\r\n\x1a\n truncated", format="png")
-
-    @server.tool(description="A reply the server cannot encode (a lone surrogate).")
-    def unencodable() -> str:
-        return "half of a pair: \ud800"
-
-    @server.tool(description="A tool whose input schema is broken.")
-    def broken(value: str = "") -> str:
-        return f"got {value!r}"
-
-    server._tool_manager.get_tool("broken").parameters = {
-        "type": "object",
-        "properties": {"value": {"type": 17, "enum": "nope", "$ref": "#/nowhere"}},
-        "required": ["value"],
-        "allOf": 5,
-    }
-    return server
-
-
-@pytest.fixture(scope="module")
-def hostile_url() -> Iterator[str]:
-    port = free_port()
-    config = uvicorn.Config(
-        hostile_server().streamable_http_app(), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(timeout=5)
-
-
-async def test_hostile_names_results_and_errors_are_shown_literally(hostile_url):
-    app = FleetTuiApp(Target(mcp=[hostile_url]))
+async def test_hostile_names_results_and_errors_are_shown_literally(mcp_hostile):
+    app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         assert EVIL_NAME in [t.name for t in app.tools]
         prompts = [str(o.prompt) for o in app.query_one("#tool-options").options]
         assert any(EVIL_NAME in p for p in prompts)
         assert not any("\x1b" in p for p in prompts)
+        assert any("esc␛[31mname" in p for p in prompts), "an escape is shown, not dropped"
+        escaped = await call(pilot, ESC_NAME)
+        assert escaped.tool == ESC_NAME and "escaped" in rendered_text(app)
+        assert "esc␛[31mname" in str(app.tool_panel.border_title)
         entry = await call(pilot, EVIL_NAME, {"text": "[bold]x"})
         assert entry.status == "ok"
         shown = rendered_text(app)
@@ -105,8 +46,8 @@ async def test_hostile_names_results_and_errors_are_shown_literally(hostile_url)
         assert "\x1b" not in svg and app.is_running
 
 
-async def test_malformed_schema_still_gives_a_usable_form(hostile_url):
-    app = FleetTuiApp(Target(mcp=[hostile_url]))
+async def test_malformed_schema_still_gives_a_usable_form(mcp_hostile):
+    app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await app.show_tool("broken")
@@ -134,8 +75,8 @@ async def test_an_env_echoing_the_api_key_never_shows_it(mcp_alpha, monkeypatch)
         assert secret not in app.result_view.query_one("#raw").text
 
 
-async def test_a_reply_the_server_cannot_encode_fails_that_call_only(hostile_url):
-    app = FleetTuiApp(Target(mcp=[hostile_url]))
+async def test_a_reply_the_server_cannot_encode_fails_that_call_only(mcp_hostile):
+    app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         failed = await call(pilot, "unencodable")

@@ -19,7 +19,7 @@ from fleet_tui.ui.result_format import (
     plan_result,
     text_part,
 )
-from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.ui.safe_text import clean, one_line, visible
 from fleet_tui.ui.widgets.status_bar import Episode, status_text, ttl_left
 from fleet_tui.ui.widgets.tool_list import endpoint_labels, fuzzy_rank
 
@@ -28,6 +28,13 @@ def test_clean_strips_escape_sequences_and_keeps_markup_text():
     hostile = "a\x1b[31mred\x1b[0m \x1b]0;title\x07b \x1b[2J\x9b1m [bold]x[/] \x07\x00tab\tend\n"
     assert clean(hostile) == "ared b  [bold]x[/] tab\tend\n"
     assert one_line("first\x1b[1m line\nsecond", 8) == "first l…"
+
+
+def test_visible_shows_control_characters_in_a_name_as_signs(monkeypatch):
+    monkeypatch.setenv("FLEET_API_KEY", "sk-hidden-name-key")
+    assert visible("run\x1b[2J\x00x\x7f\x9b\ud800 sk-hidden-name-key") == (
+        "run␛[2J␀x␡�\\ud800 [redacted]"
+    )
 
 
 def test_fit_keeps_aspect_ratio_and_clicks_map_to_pixels():

@@ -206,6 +206,13 @@ def test_escape_sequences_from_the_env_are_stripped(mcp_alpha: ServedMcp):
     assert result.stdout == "red\n"
 
 
+def test_a_tool_name_holding_an_escape_is_listed_with_the_escape_shown(mcp_hostile: ServedMcp):
+    result = fleet_tui("tools", "--mcp", mcp_hostile.url)
+
+    assert result.returncode == 0, result.stderr
+    assert "esc␛[31mname" in result.stdout and "\x1b" not in result.stdout
+
+
 def test_local_flag_runs_the_embedded_host_in_process():
     result = fleet_tui("call", "--local", "tracker", "list_users", "--json")
 

@@ -1,46 +1,14 @@
 """Printing for the headless commands: JSON on stdout, progress and warnings on stderr, and
-environment text with terminal escape sequences removed (env output is untrusted data).
-"""
+environment text cleaned first (`fleet_tui.untrusted`)."""
 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from typing import Any
 
 from fleet_tui.session.redact import hide_secret_values
-
-# CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, two-byte escapes, 8-bit CSI/OSC.
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
-    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
-    r"|\x1b[@-Z\\-_]"
-    r"|\x9b[0-?]*[ -/]*[@-~]"
-    r"|\x9d[^\x07\x9c]*[\x07\x9c]?"
-)
-# What is left of the control characters, keeping tab and newline.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def encodable(text: str) -> str:
-    """`text` with lone surrogates (JSON from an env may hold them; UTF-8 cannot) written as
-    `\\udcff` escapes, so printing it never fails and never writes invalid UTF-8."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
-
-
-def clean(text: str) -> str:
-    """`text` without terminal escape sequences, control characters (tabs, newlines kept),
-    lone surrogates or the API key."""
-    text = encodable(hide_secret_values(text))
-    if text.isprintable():
-        return text
-    return _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
+from fleet_tui.untrusted import clean, encodable
 
 
 def out(text: str = "") -> None:

@@ -7,6 +7,7 @@ import argparse
 from fleet_tui.commands.output import first_line, out, print_json, table
 from fleet_tui.envs.base import Env, Tool
 from fleet_tui.targets import add_target_arguments, target_from_args
+from fleet_tui.untrusted import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
             state = f"  ({status.state.value}, owns {len(owned)} of its {status.tool_count} tools)"
             out(f"{url or 'tools'}{state if status else ''}")
             if owned:
-                rows = [[tool.name, first_line(tool.description)] for tool in owned]
+                rows = [[visible(tool.name), first_line(tool.description)] for tool in owned]
                 for line in table(rows, ["TOOL", "DESCRIPTION"]).split("\n"):
                     out(f"  {line}")
             out()

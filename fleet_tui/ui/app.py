@@ -34,7 +34,7 @@ from fleet_tui.ui.call_command import call_command, target_options
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry
 from fleet_tui.ui.keymap import AREAS, bindings_for, key_label, palette_actions
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
-from fleet_tui.ui.safe_text import one_line
+from fleet_tui.ui.safe_text import one_line, visible
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.screens.reset_screen import ResetScreen
@@ -317,7 +317,9 @@ class FleetTuiApp(App[int]):
         """Select `name` in the list and show its form (filled with `arguments`)."""
         tool = self.tool_named(name)
         if tool is None:
-            self.notify(f"No tool named {one_line(name, 80)}", severity="error", markup=False)
+            self.notify(
+                f"No tool named {one_line(visible(name), 80)}", severity="error", markup=False
+            )
             return
         self.tool_list.highlight(name)
         await self.tool_panel.show_tool(tool, arguments)
@@ -376,7 +378,7 @@ class FleetTuiApp(App[int]):
         entry = HistoryEntry(number=len(self.entries) + 1, tool=name, arguments=arguments)
         self.entries.append(entry)
         self.history.add_entry(entry)
-        self.tool_panel.set_state(f"calling {one_line(name, 40)}… (esc cancels)")
+        self.tool_panel.set_state(f"calling {one_line(visible(name), 40)}… (esc cancels)")
         return entry
 
     async def _calls(self, entry: HistoryEntry) -> None:
@@ -636,7 +638,9 @@ class FleetTuiApp(App[int]):
             )
         for tool in self.tools:
             entries.append(
-                PaletteEntry(f"Call tool {tool.name}", tool.description, self._tool_opener(tool))
+                PaletteEntry(
+                    f"Call tool {visible(tool.name)}", tool.description, self._tool_opener(tool)
+                )
             )
         return entries
 

@@ -5,7 +5,8 @@ re-validates. Fields start as painted previews and build their real widgets when
 (see `field_preview`): mounting widgets is what makes a wide form slow to appear.
 
 Text from the schema (names, titles, descriptions, enum labels) is untrusted: it is shown
-through `literal()`, never parsed as markup.
+through `literal()` (names through `visible()`, which shows control characters as signs),
+never parsed as markup.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from fleet_tui.forms import (
     UnionNode,
 )
 from fleet_tui.forms.nodes import typable
-from fleet_tui.ui.safe_text import literal, one_line
+from fleet_tui.ui.safe_text import literal, one_line, visible
 from fleet_tui.ui.widgets.field_preview import (
     EditorLook,
     Palette,
@@ -85,7 +86,7 @@ def field_for(node: Node, *, bare: bool = False) -> FieldWidget:
 
 def header_text(node: Node) -> Text:
     """`name *  Title  type` with the name literal (schema text is never markup)."""
-    text = literal(node.label or "value", "bold")
+    text = Text(visible(node.label or "value"), style="bold")
     if node.required:
         text.append(" *", style="bold red")
     if node.title and node.title.lower().replace(" ", "_") != node.label.lower():
@@ -650,7 +651,7 @@ class FieldSection(Widget, can_focus=True):
         self.nodes = nodes
         self.shown = shown
         self.title = Text(f"fields {start + 1} to {start + len(nodes)}: ", style="bold")
-        self.title.append_text(literal(f"{nodes[0].label} … {nodes[-1].label}"))
+        self.title.append(visible(f"{nodes[0].label} … {nodes[-1].label}"))
         self.fields = [field_for(node) for node in nodes] if shown else []
 
     def render(self) -> RenderResult:

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.ui.keymap import bindings_for
-from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.ui.safe_text import one_line, visible
 
 
 def endpoint_labels(urls: list[str]) -> dict[str, str]:
@@ -52,7 +52,7 @@ def fuzzy_rank(query: str, tools: list[Tool]) -> list[tuple[Tool, list[int]]]:
 
 
 def tool_prompt(tool: Tool, offsets: list[int], endpoint: str, width: int = 34) -> Text:
-    name = Text(clean(tool.name), style="bold", no_wrap=True, overflow="ellipsis")
+    name = Text(visible(tool.name), style="bold", no_wrap=True, overflow="ellipsis")
     for offset in offsets:
         if offset < len(name):
             name.stylize("underline", offset, offset + 1)
