@@ -28,6 +28,7 @@ def test_clean_strips_escape_sequences_and_keeps_markup_text():
     hostile = "a\x1b[31mred\x1b[0m \x1b]0;title\x07b \x1b[2J\x9b1m [bold]x[/] \x07\x00tab\tend\n"
     assert clean(hostile) == "ared b  [bold]x[/] tab\tend\n"
     assert one_line("first\x1b[1m line\nsecond", 8) == "first l…"
+    assert clean("half \ud800") == "half \\ud800", "a lone surrogate cannot reach the terminal"
 
 
 def test_visible_shows_control_characters_in_a_name_as_signs(monkeypatch):
