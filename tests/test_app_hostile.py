@@ -21,7 +21,8 @@ async def test_hostile_names_results_and_errors_are_shown_literally(mcp_hostile)
         assert any("esc␛[31mname" in p for p in prompts), "an escape is shown, not dropped"
         escaped = await call(pilot, ESC_NAME)
         assert escaped.tool == ESC_NAME and "escaped" in rendered_text(app)
-        assert "esc␛[31mname" in str(app.tool_panel.border_title)
+        for title in (app.tool_panel.border_title, app.result_view.border_title):
+            assert "esc␛[31mname" in str(title)
         entry = await call(pilot, EVIL_NAME, {"text": "[bold]x"})
         assert entry.status == "ok"
         shown = rendered_text(app)

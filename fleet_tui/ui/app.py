@@ -695,7 +695,7 @@ class FleetTuiApp(App[int]):
 
 
 def _title(entry: HistoryEntry) -> str:
-    return f"#{entry.number} {one_line(entry.tool, 40)} · {entry.status}" + (
+    return f"#{entry.number} {one_line(visible(entry.tool), 40)} · {entry.status}" + (
         f" · {entry.latency_s * 1000:.0f} ms" if entry.latency_s is not None else ""
     )
 

@@ -26,7 +26,7 @@ from fleet_tui.session.events import (
 )
 from fleet_tui.session.reader import Session, load_session
 from fleet_tui.session.recorder import sessions_dir
-from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.ui.safe_text import clean, one_line, visible
 from fleet_tui.ui.widgets.verdict import verdict_headline, verdict_text
 
 
@@ -39,7 +39,7 @@ def event_summary(event: SessionEvent) -> str:
         return f"seed {event.seed}" if event.seed is not None else event.message or "reset"
     if isinstance(event, CallEvent):
         arguments = json.dumps(event.arguments, ensure_ascii=False, default=str)[1:-1]
-        return f"{event.tool} {arguments}"
+        return f"{visible(event.tool)} {arguments}"
     if isinstance(event, ResultEvent):
         kinds = ",".join(b.type for b in event.result.blocks)
         return f"→ #{event.call_seq} {'error ' if event.result.is_error else ''}[{kinds}]"
