@@ -108,7 +108,7 @@ def _palette(theme: dict[str, str], background: Color, foreground: Color) -> Pal
         input_placeholder=style(muted(0.38), boost),
         surface=style(foreground, surface),
         surface_muted=style(half, surface),
-        button=style(surface + surface.get_contrast_text(0.9), surface, bold=True),
+        button=style(color("button-foreground"), surface, bold=True),
         switch_on=style(color("success"), color("success")),
         switch_off=style(color("panel"), color("panel")),
         switch_track=style(color("panel-darken-2"), color("panel-darken-2")),
