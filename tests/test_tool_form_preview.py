@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from rich.style import Style
 from textual import events
+from textual.color import Color
 from textual.widgets import Input, Select, Switch
 
 from fleet_tui.ui.widgets.field_preview import name_width
@@ -86,6 +88,17 @@ async def test_clicking_a_previewed_button_or_switch_acts_on_the_real_one():
         assert app.query_one(ToolForm).value()["urgent"] is True
 
 
+async def test_a_focused_switch_keeps_to_its_one_line():
+    app = FormHost(SCHEMA)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        urgent = await opened(pilot, app, "urgent")
+        switch = urgent.query_one(Switch)
+        await wait_for(pilot, lambda: switch.has_focus and switch.region.height)
+        assert switch.region.height == 1 and urgent.region.height == 1
+        assert switch.styles.border_top[0] in ("", "none"), "Switch:focus draws a tall border"
+
+
 async def test_errors_show_under_a_previewed_field():
     app = FormHost(SCHEMA)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -128,19 +141,74 @@ def field_text(app: FormHost, widget: FieldWidget) -> list[str]:
     return [line[region.x : region.right] for line in lines[region.y : region.bottom]]
 
 
-@pytest.mark.parametrize("width", [44, 100])
-async def test_a_preview_shows_the_text_its_real_widgets_show(width):
+Cell = tuple[str, Color | None, Color | None, bool]
+
+
+def field_cells(app: FormHost, widget: FieldWidget) -> list[list[Cell]]:
+    """The cells the terminal shows for `widget`: character, colour, background, bold (a
+    reversed style swapped back; a blank keeps only its background)."""
+    region = widget.region
+    rows = []
+    for strip in app.screen._compositor.render_strips()[region.y : region.bottom]:
+        cells: list[Cell] = []
+        for segment in strip:
+            style = segment.style or Style()
+            color = Color.from_rich_color(style.color) if style.color else None
+            background = Color.from_rich_color(style.bgcolor) if style.bgcolor else None
+            if style.reverse:
+                color, background = background, color
+            for character in segment.text:
+                blank = character == " "
+                cells.append(
+                    (
+                        character,
+                        None if blank else color,
+                        background,
+                        not blank and bool(style.bold),
+                    )
+                )
+        rows.append(cells[region.x : region.right])
+    return rows
+
+
+def looks_alike(drawn: Cell, real: Cell) -> bool:
+    """Same character and weight; colours within 3 of 255 on each channel (rounding)."""
+
+    def near(a: Color | None, b: Color | None) -> bool:
+        if a is None or b is None:
+            return a == b
+        return all(abs(x - y) <= 3 for x, y in zip(a.rgb, b.rgb, strict=True))
+
+    return drawn[::3] == real[::3] and near(drawn[1], real[1]) and near(drawn[2], real[2])
+
+
+@pytest.mark.parametrize(
+    ("width", "theme"),
+    [(44, "textual-dark"), (100, "textual-dark"), (100, "textual-light"), (100, "nord")],
+)
+async def test_a_preview_shows_what_its_real_widgets_show(width, theme):
     app = FormHost({"type": "object", "properties": WIDE_NAMES, "required": ["title"]})
+    app.theme = theme
     async with app.run_test(size=(width, 120)) as pilot:  # tall: nothing scrolls
         await pilot.pause()
         app.query_one(ToolForm).load({"mode": WIDE_NAMES["mode"]["enum"][0]})
         await pilot.pause()
-        drawn = {w.node.label: field_text(app, w) for w in previews(app)}
+        drawn = {w.node.label: (field_text(app, w), field_cells(app, w)) for w in previews(app)}
         for name in drawn:
             if name != "kind":  # a constant has nothing to focus: it stays drawn
                 await opened(pilot, app, name)
         app.screen.set_focus(None)
         await pilot.pause()
         assert set(drawn) == set(WIDE_NAMES)  # loading rebuilt every field as a preview
-        for name, lines in drawn.items():
-            assert field_text(app, field(app, name)) == lines, name
+        for name, (lines, cells) in drawn.items():
+            real = field(app, name)
+            assert field_text(app, real) == lines, name
+            for y, (drawn_row, real_row) in enumerate(
+                zip(cells, field_cells(app, real), strict=True)
+            ):
+                unlike = [
+                    (x, a, b)
+                    for x, (a, b) in enumerate(zip(drawn_row, real_row, strict=True))
+                    if not looks_alike(a, b)
+                ]
+                assert not unlike, f"{name}, line {y}: first cells unlike {unlike[:2]}"

@@ -83,11 +83,14 @@ def palette_for(app: App, background: Color, foreground: Color) -> Palette:
     """Styles for a preview on `background` in the app's current theme."""
     key = (app.theme, background, foreground)
     if key not in _palettes:
-        _palettes[key] = _palette(app.theme_variables, background, foreground)
+        light = not app.current_theme.dark
+        _palettes[key] = _palette(app.theme_variables, background, foreground, light=light)
     return _palettes[key]
 
 
-def _palette(theme: dict[str, str], background: Color, foreground: Color) -> Palette:
+def _palette(
+    theme: dict[str, str], background: Color, foreground: Color, *, light: bool
+) -> Palette:
     def color(name: str) -> Color:
         return background + Color.parse(theme[name])
 
@@ -102,6 +105,9 @@ def _palette(theme: dict[str, str], background: Color, foreground: Color) -> Pal
     surface = color("surface")
     boost = color("boost")
     half = surface + foreground.with_alpha(0.5)
+    track = color("panel-darken-2")
+    # Textual's Switch: the knob is $panel on dark themes, $primary 15% on light ones.
+    knob = track + Color.parse(theme["primary"]).with_alpha(0.15) if light else color("panel")
     return Palette(
         muted=style(muted(0.6)),
         input=style(foreground, boost),
@@ -110,8 +116,8 @@ def _palette(theme: dict[str, str], background: Color, foreground: Color) -> Pal
         surface_muted=style(half, surface),
         button=style(color("button-foreground"), surface, bold=True),
         switch_on=style(color("success"), color("success")),
-        switch_off=style(color("panel"), color("panel")),
-        switch_track=style(color("panel-darken-2"), color("panel-darken-2")),
+        switch_off=style(knob, knob),
+        switch_track=style(track, track),
     )
 
 

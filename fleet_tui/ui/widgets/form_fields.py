@@ -390,8 +390,11 @@ class BooleanField(FieldWidget):
     CLEARABLE = True
 
     DEFAULT_CSS = """
-    BooleanField Switch { height: 1; border: none; padding: 0; margin: 0 1 0 0; }
-    BooleanField .switch-state { width: 1fr; }
+    BooleanField Switch, BooleanField Switch:focus {
+        height: 1; border: none; padding: 0; margin: 0 1 0 0;
+    }
+    BooleanField Switch:focus > .switch--slider { background: $primary-muted; }
+    BooleanField .switch-state { width: 1fr; color: $text-muted; }
     """
 
     def previewable(self) -> bool:
@@ -406,7 +409,7 @@ class BooleanField(FieldWidget):
 
     def compose_editor(self) -> ComposeResult:
         yield Switch(self._is_on(), animate=False, disabled=self.node.read_only)
-        yield Static(Text(self._state(), style="dim"), classes="switch-state one-line")
+        yield Static(Text(self._state()), classes="switch-state one-line")
 
     def _state(self) -> str:
         if not self.node.present:
@@ -419,7 +422,7 @@ class BooleanField(FieldWidget):
         node = self.node
         assert isinstance(node, ScalarNode)
         node.set(event.value)
-        self.query_one(".switch-state", Static).update(Text(self._state(), style="dim"))
+        self.query_one(".switch-state", Static).update(Text(self._state()))
         self.edited()
 
     @on(Button.Pressed, ".clear")
@@ -431,7 +434,7 @@ class BooleanField(FieldWidget):
         switch = self.query_one(Switch)
         with switch.prevent(Switch.Changed):
             switch.value = self._is_on()
-        self.query_one(".switch-state", Static).update(Text(self._state(), style="dim"))
+        self.query_one(".switch-state", Static).update(Text(self._state()))
 
 
 class ChoiceField(FieldWidget):
