@@ -26,10 +26,8 @@ _ESCAPES = re.compile(
 # Remaining control characters (keep tab and newline), including a lone ESC and C1 controls.
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
-# A control character in a name is shown as its Unicode control picture (ESC as ␛), one
-# character for one, so a name that holds escapes looks different from one that does not.
+# A C0 control character in a name is shown as its Unicode control picture (ESC as ␛).
 _PICTURES = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
-_PICTURES |= {code: "\ufffd" for code in range(0x80, 0xA0)}
 
 
 def encodable(text: str) -> str:
@@ -52,6 +50,17 @@ def clean(text: str) -> str:
 
 
 def visible(name: str) -> str:
-    """A name (of a tool, an argument) with every control character shown as a visible sign
-    rather than removed, lone surrogates escaped and the API key hidden."""
-    return hide_secret_values(encodable(name).translate(_PICTURES))
+    """A name (of a tool, an argument) with each character that would not show as itself
+    shown as a sign rather than removed: C0 controls as control pictures (ESC as ␛), others
+    (C1 controls, zero-width and bidi marks, lone surrogates) as `\\uXXXX`; so a name holding
+    one never looks like an ordinary name. The API key is hidden."""
+    if not name.isprintable():
+        name = "".join(_sign(character) for character in name)
+    return hide_secret_values(name)
+
+
+def _sign(character: str) -> str:
+    if character.isprintable():
+        return character
+    code = ord(character)
+    return _PICTURES.get(code) or f"\\u{code:04x}"

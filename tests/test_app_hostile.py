@@ -88,3 +88,22 @@ async def test_a_reply_the_server_cannot_encode_fails_that_call_only(mcp_hostile
         after = await call(pilot, "broken", {"value": "still here"})
         assert after.status == "ok" and "still here" in rendered_text(app)
         assert [entry.tool for entry in app.entries] == ["unencodable", "broken"]
+
+
+async def test_toasts_and_the_copied_command_show_names_with_escapes_safely(mcp_hostile):
+    app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("escaped_argument", {ESC_NAME: "x"})  # too short: sent anyway
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.entries)
+        await app.show_tool(ESC_NAME)
+        await pilot.press("ctrl+y")
+        await wait_for(pilot, lambda: app.clipboard)
+        toasts = [notification.message for notification in app._notifications]
+        assert any("esc\u241b[31mname: " in toast for toast in toasts), toasts
+        assert app.clipboard.endswith("$'esc\\x1b[31mname'"), "pasting it writes no escape"
+        assert any(app.clipboard in toast for toast in toasts)
+        assert not any("\x1b" in toast for toast in toasts)
+        assert "\x1b" not in app.export_screenshot()

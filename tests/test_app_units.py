@@ -33,9 +33,15 @@ def test_clean_strips_escape_sequences_and_keeps_markup_text():
 
 def test_visible_shows_control_characters_in_a_name_as_signs(monkeypatch):
     monkeypatch.setenv("FLEET_API_KEY", "sk-hidden-name-key")
-    assert visible("run\x1b[2J\x00x\x7f\x9b\ud800 sk-hidden-name-key") == (
-        "run␛[2J␀x␡�\\ud800 [redacted]"
-    )
+    assert visible("run\x1b[2J\x00x\x7f sk-hidden-name-key") == "run␛[2J␀x␡ [redacted]"
+    # Signs that would otherwise hide: C1, zero-width, bidi override, a lone surrogate.
+    assert visible("a\x9bb\u200bc\u202ed\ud800") == "a\\u009bb\\u200bc\\u202ed\\ud800"
+    assert visible("plain name, kept as is") == "plain name, kept as is"
+
+
+def test_clean_removes_escapes_before_hiding_the_api_key(monkeypatch):
+    monkeypatch.setenv("FLEET_API_KEY", "sk-hidden-name-key")
+    assert clean("key sk-hidden\x1b[0m-name-key") == "key [redacted]"
 
 
 def test_fit_keeps_aspect_ratio_and_clicks_map_to_pixels():

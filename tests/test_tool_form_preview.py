@@ -179,7 +179,10 @@ def looks_alike(drawn: Cell, real: Cell) -> bool:
             return a == b
         return all(abs(x - y) <= 3 for x, y in zip(a.rgb, b.rgb, strict=True))
 
-    return drawn[::3] == real[::3] and near(drawn[1], real[1]) and near(drawn[2], real[2])
+    (character, color, background, bold) = drawn
+    (real_character, real_color, real_background, real_bold) = real
+    same_glyph = (character, bold) == (real_character, real_bold)
+    return same_glyph and near(color, real_color) and near(background, real_background)
 
 
 @pytest.mark.parametrize(

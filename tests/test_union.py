@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from mcp.server.mcpserver import MCPServer
 
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.mcp_union import McpEnv, McpUnion, Timeouts
 from fleet_tui.targets import Target
-from tests.fixtures.mcp_servers import BEARER_SEEN
+from tests.fixtures.mcp_servers import BEARER_SEEN, serve_in_thread
 
 
 @pytest.fixture
@@ -253,3 +254,19 @@ async def test_a_refused_connection_is_retried(dead_mcp_url):
     await union.close()
 
     assert opened == 3
+
+
+async def test_a_tool_list_the_server_cannot_send_is_retried_then_reported():
+    server = MCPServer("unlistable", log_level="CRITICAL")
+    server.add_tool(lambda: "x", name="half", description="half of a pair: \ud800")
+    served = serve_in_thread("unlistable", server)
+    union = McpUnion([served.url], attempts=2, backoff_s=0.01)
+    try:
+        await union.connect()
+        with pytest.raises(EnvError, match="its tool list never arrived"):
+            await union.list_tools()
+        [status] = union.endpoints()
+        assert status.state is EndpointState.DOWN and "SSE stream ended" in status.error
+    finally:
+        await union.close()
+        served.stop()

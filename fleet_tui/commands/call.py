@@ -28,6 +28,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
 )
 from fleet_tui.targets import add_repeatable, add_target_arguments, key_value, target_from_args
+from fleet_tui.untrusted import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,8 +100,8 @@ def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -
     unknown = [key for key in arguments if key not in properties]
     if not properties or not unknown:
         return []
-    known = ", ".join(properties)
-    return [f"{name} has no argument {key!r} (it takes: {known})" for key in unknown]
+    known = ", ".join(map(visible, properties))
+    return [f"{visible(name)} has no argument {key!r} (it takes: {known})" for key in unknown]
 
 
 class BlockFiles:

@@ -12,6 +12,7 @@ from fleet_tui.commands.options import (
 )
 from fleet_tui.commands.output import err, out
 from fleet_tui.targets import add_target_arguments
+from fleet_tui.untrusted import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             return
         verdict = "match" if step.matched else "DIVERGED"
-        out(f"step {step.seq:>3} {step.tool}: {verdict}" + (f" ({step.note})" if step.note else ""))
+        note = f" ({step.note})" if step.note else ""
+        out(f"step {step.seq:>3} {visible(step.tool)}: {verdict}{note}")
         for difference in step.differences:
             out(f"          {difference}")
 

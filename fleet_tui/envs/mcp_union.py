@@ -32,6 +32,7 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.errors import describe_error, is_retryable, leaf_errors
 from fleet_tui.envs.results import error_result, tool_from_mcp, tool_result_from_mcp
+from fleet_tui.untrusted import visible
 
 if TYPE_CHECKING:
     import mcp.types
@@ -52,6 +53,9 @@ class Timeouts:
     close: float = 5.0
     ping: float | None = 15.0
     """How often an idle connection is checked, so a dead server shows as down (None: never)."""
+    lost_reply_ping: float = 5.0
+    """After a request ends without an answer: how long a ping may take to show that the
+    connection is fine and only that reply was lost."""
 
 
 DEFAULT_TIMEOUTS = Timeouts()
@@ -66,8 +70,13 @@ class EndpointDown(Exception):
 
 
 class NoAnswer(Exception):
-    """The server ended one request without an answer but still answers pings: that request
-    failed on the server (often while encoding its reply), the connection is fine."""
+    """The server ended one request without an answer but still answers pings: that reply was
+    lost (the server failed while sending it, or a proxy cut it); the connection is fine."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.at = time.monotonic()
+        """When the request ended (before the ping that told what it meant)."""
 
 
 class McpEndpoint:
@@ -184,9 +193,12 @@ class McpEndpoint:
             except Exception as error:
                 if not is_connection_failure(error):
                     raise
+                lost = NoAnswer(describe_error(error))
+                if session is not self._session:  # reopened meanwhile: that connection is gone
+                    raise EndpointDown(str(lost)) from error
                 if await self._answers_ping(session):
-                    raise NoAnswer(describe_error(error)) from error
-                self.mark_down(describe_error(error))
+                    raise lost from error
+                self.mark_down(str(lost))
                 raise EndpointDown(self.status.error or "connection closed") from error
         if owner in done:
             raise EndpointDown(self._failure or "connection closed")
@@ -197,7 +209,7 @@ class McpEndpoint:
         if not self.is_up:
             return False
         try:
-            await asyncio.wait_for(session.send_ping(), min(5.0, self.timeouts.list))
+            await asyncio.wait_for(session.send_ping(), self.timeouts.lost_reply_ping)
         except Exception:
             return False
         return True
@@ -334,7 +346,7 @@ class McpUnion:
         for attempt in range(self.attempts):
             try:
                 return await operation()
-            except (EndpointDown, TimeoutError) as error:
+            except (EndpointDown, NoAnswer, TimeoutError) as error:
                 retryable = getattr(error, "retryable", True)
                 if attempt + 1 >= self.attempts or not retryable:
                     raise
@@ -384,6 +396,9 @@ class McpUnion:
 
         try:
             return await self._retrying(attempt)
+        except NoAnswer as error:  # every attempt lost: the endpoint cannot give its tools
+            endpoint.mark_down(f"its tool list never arrived ({error})")
+            raise EndpointDown(endpoint.status.error or str(error)) from error
         except Exception as error:
             if endpoint.status.state is not EndpointState.DOWN:
                 endpoint.mark_down(describe_error(error))
@@ -402,7 +417,7 @@ class McpUnion:
         tools = await self.list_tools()
         endpoint = self._owner_of.get(name)
         if endpoint is None:
-            known = ", ".join(sorted(tool.name for tool in tools)) or "none"
+            known = ", ".join(sorted(visible(tool.name) for tool in tools)) or "none"
             raise EnvError(f"unknown tool {name!r} (available: {known})")
         started = time.monotonic()
         try:
@@ -416,12 +431,13 @@ class McpUnion:
             ) from None
         except NoAnswer as error:
             return error_result(
-                f"the server ended the call to {name!r} without an answer ({error}). The "
-                "endpoint still answers, so the tool failed on the server, perhaps while "
-                "encoding its result: its log says why. It may have run (not retried).",
+                f"the call to {visible(name)} ended without an answer ({error}), on a "
+                "connection that still answers: the reply was lost, most likely because the "
+                "server failed while sending it (its log says why). The tool may have run "
+                "(not retried).",
                 "no answer",
                 endpoint=endpoint.url,
-                latency_s=time.monotonic() - started,
+                latency_s=error.at - started,
             )
         except TimeoutError:
             raise EnvError(

@@ -22,6 +22,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.widget import Widget
 from textual.widgets import Footer, TabbedContent, TabPane
@@ -34,7 +35,7 @@ from fleet_tui.ui.call_command import call_command, target_options
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry
 from fleet_tui.ui.keymap import AREAS, bindings_for, key_label, palette_actions
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
-from fleet_tui.ui.safe_text import one_line, visible
+from fleet_tui.ui.safe_text import clean, one_line, visible
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.screens.reset_screen import ResetScreen
@@ -181,6 +182,21 @@ class FleetTuiApp(App[int]):
         handler()
 
     # -- status ----------------------------------------------------------------------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast. Its text is cleaned here, once for all: env text (an error, a name, a
+        command) reaches toasts from many places."""
+        super().notify(
+            clean(message), title=clean(title), severity=severity, timeout=timeout, markup=markup
+        )
 
     def refresh_status(self) -> None:
         env = self.env

@@ -52,4 +52,24 @@ def call_command(
     words = ["fleet-tui", "call", *target_options(target, instance_id), tool]
     if arguments:
         words += ["--args", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
-    return shlex.join(words)
+    return " ".join(shell_word(word) for word in words)
+
+
+def shell_word(word: str) -> str:
+    """`word` quoted for a POSIX shell; one holding control characters (a tool name from an env
+    may) in bash's `$'...'` form, so pasting the command writes no raw escape to a terminal."""
+    if word.isprintable():
+        return shlex.quote(word)
+    escaped = "".join(
+        {"\\": "\\\\", "'": "\\'"}.get(ch) or (ch if ch.isprintable() else _escape(ch))
+        for ch in word
+    )
+    return f"$'{escaped}'"
+
+
+def _escape(character: str) -> str:
+    """One character as a bash `$'...'` escape (`\\u` above ASCII: `\\x` would be one raw byte)."""
+    code = ord(character)
+    if code < 0x80:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"

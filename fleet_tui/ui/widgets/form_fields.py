@@ -85,7 +85,7 @@ def field_for(node: Node, *, bare: bool = False) -> FieldWidget:
 
 
 def header_text(node: Node) -> Text:
-    """`name *  Title  type` with the name literal (schema text is never markup)."""
+    """`name *  Title  type`: the name through `visible()`, never as markup."""
     text = Text(visible(node.label or "value"), style="bold")
     if node.required:
         text.append(" *", style="bold red")

@@ -21,11 +21,16 @@ from textual.message import Message
 from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.forms import FieldError, Form, build_form
-from fleet_tui.ui.safe_text import literal, one_line
+from fleet_tui.ui.safe_text import literal, one_line, visible
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.form_fields import FieldEdited, FieldWidget, field_for, fields_for
 
 MAX_LISTED_ERRORS = 8
+
+
+def path_text(path: tuple[str | int, ...]) -> str:
+    """Where an error is, as `a/0/b` (names through `visible()`), or `arguments` for the top."""
+    return "/".join(visible(str(part)) for part in path) or "arguments"
 
 
 class FormFields(VerticalScroll, can_focus=False):
@@ -231,10 +236,7 @@ class ToolForm(Vertical, can_focus=False):
             for field in self.query(FieldWidget):
                 field.show_error(by_path.pop(field.node.path, []))
                 field.refresh_state()
-        rest = [
-            f"{'/'.join(map(str, path)) or 'arguments'}: {'; '.join(messages)}"
-            for path, messages in by_path.items()
-        ]
+        rest = [f"{path_text(path)}: {'; '.join(messages)}" for path, messages in by_path.items()]
         lines = rest[:MAX_LISTED_ERRORS]
         if len(rest) > len(lines):
             lines.append(f"… and {len(rest) - len(lines)} more")

@@ -21,7 +21,7 @@ from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import clean, one_line, visible
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.tool_description import ToolDescription
-from fleet_tui.ui.widgets.tool_form import ToolForm
+from fleet_tui.ui.widgets.tool_form import ToolForm, path_text
 
 
 class RawJsonForm(Vertical):
@@ -83,8 +83,7 @@ def form_arguments(form: ToolForm | RawJsonForm) -> dict[str, Any]:
 def form_errors(form: ToolForm | RawJsonForm) -> list[str]:
     """One line per problem: `path: message` (ToolForm's errors, or RawJsonForm's strings)."""
     return [
-        f"{'/'.join(map(str, getattr(e, 'path', ()))) or 'arguments'}: {getattr(e, 'message', e)}"
-        for e in form.errors()
+        f"{path_text(getattr(e, 'path', ()))}: {getattr(e, 'message', e)}" for e in form.errors()
     ]
 
 
