@@ -63,6 +63,11 @@ def hold_cursors_still(app) -> None:
             widget.cursor_blink = False
 
 
+def screen_text(app) -> str:
+    """What the terminal shows, as plain text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
 def rendered_text(app) -> str:
     """All plain text in the Rendered tab (text widgets, Markdown sources, pagers)."""
     from textual.widgets import Markdown, Static

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fleet_tui.envs.base import EndpointState
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
-from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
+from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected, wait_for
 from tests.fixtures.mcp_servers import ESC_NAME, EVIL_NAME
 
 
@@ -45,6 +45,8 @@ async def test_hostile_names_results_and_errors_are_shown_literally(mcp_hostile)
         assert view.picture is None and "cannot decode image" in view.error
         svg = app.export_screenshot()
         assert "\x1b" not in svg and app.is_running
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: "esc␛[31mname  ok" in screen_text(app))
 
 
 async def test_malformed_schema_still_gives_a_usable_form(mcp_hostile):
@@ -95,7 +97,7 @@ async def test_toasts_and_the_copied_command_show_names_with_escapes_safely(mcp_
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_connected(pilot)
         await app.show_tool("escaped_argument", {ESC_NAME: "x"})  # too short: sent anyway
-        await pilot.pause()
+        await wait_for(pilot, lambda: "esc␛[31mname *  string" in screen_text(app))
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.entries)
         await app.show_tool(ESC_NAME)

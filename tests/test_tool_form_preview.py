@@ -11,7 +11,7 @@ from textual.widgets import Input, Select, Switch
 from fleet_tui.ui.widgets.field_preview import name_width
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
-from tests.app_driver import wait_for
+from tests.app_driver import screen_text, wait_for
 from tests.test_tool_form import FormHost, field, opened
 
 SCHEMA = {
@@ -31,11 +31,6 @@ SCHEMA = {
 
 def previews(app: FormHost) -> list[FieldWidget]:
     return [w for w in app.query(FieldWidget) if w.previewing]
-
-
-def screen_text(app: FormHost) -> str:
-    """What the terminal shows, as plain text."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def test_fields_start_as_previews_that_show_names_values_and_buttons():
