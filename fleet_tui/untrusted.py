@@ -43,19 +43,25 @@ def encodable(text: str) -> str:
 def clean(text: str) -> str:
     """`text` without terminal escape sequences, control characters (tabs and newlines kept),
     lone surrogates or the API key."""
-    text = encodable(text)
-    if not text.isprintable():
-        text = _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
-    return hide_secret_values(text)
+    return hide_secret_values(_strip(encodable(text)))
+
+
+def _strip(text: str) -> str:
+    if text.isprintable():
+        return text
+    return _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n")))
 
 
 def visible(name: str) -> str:
     """A name (of a tool, an argument) with each character that would not show as itself
     shown as a sign rather than removed: C0 controls as control pictures (ESC as ␛), others
     (C1 controls, zero-width and bidi marks, lone surrogates) as `\\uXXXX`; so a name holding
-    one never looks like an ordinary name. The API key is hidden."""
+    one never looks like an ordinary name. The API key is hidden, even split by controls."""
     if not name.isprintable():
-        name = "".join(_sign(character) for character in name)
+        signed, bare = "".join(map(_sign, name)), _strip(name)
+        if hide_secret_values(signed) == signed and hide_secret_values(bare) != bare:
+            return clean(bare)  # the key split by controls: hidden, at the cost of the signs
+        name = signed
     return hide_secret_values(name)
 
 

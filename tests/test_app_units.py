@@ -37,6 +37,7 @@ def test_visible_shows_control_characters_in_a_name_as_signs(monkeypatch):
     # Signs that would otherwise hide: C1, zero-width, bidi override, a lone surrogate.
     assert visible("a\x9bb\u200bc\u202ed\ud800") == "a\\u009bb\\u200bc\\u202ed\\ud800"
     assert visible("plain name, kept as is") == "plain name, kept as is"
+    assert visible("key sk-hidden\x1b-name-key") == "key [redacted]", "split by a control"
 
 
 def test_clean_removes_escapes_before_hiding_the_api_key(monkeypatch):
