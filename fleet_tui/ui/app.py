@@ -35,7 +35,7 @@ from fleet_tui.ui.call_command import call_command, target_options
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry
 from fleet_tui.ui.keymap import AREAS, bindings_for, key_label, palette_actions
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
-from fleet_tui.ui.safe_text import clean, one_line, visible
+from fleet_tui.ui.safe_text import clean, name_line, one_line, visible
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.screens.reset_screen import ResetScreen
@@ -333,9 +333,7 @@ class FleetTuiApp(App[int]):
         """Select `name` in the list and show its form (filled with `arguments`)."""
         tool = self.tool_named(name)
         if tool is None:
-            self.notify(
-                f"No tool named {one_line(visible(name), 80)}", severity="error", markup=False
-            )
+            self.notify(f"No tool named {name_line(name, 80)}", severity="error", markup=False)
             return
         self.tool_list.highlight(name)
         await self.tool_panel.show_tool(tool, arguments)
@@ -394,7 +392,7 @@ class FleetTuiApp(App[int]):
         entry = HistoryEntry(number=len(self.entries) + 1, tool=name, arguments=arguments)
         self.entries.append(entry)
         self.history.add_entry(entry)
-        self.tool_panel.set_state(f"calling {one_line(visible(name), 40)}… (esc cancels)")
+        self.tool_panel.set_state(f"calling {name_line(name, 40)}… (esc cancels)")
         return entry
 
     async def _calls(self, entry: HistoryEntry) -> None:
@@ -711,7 +709,7 @@ class FleetTuiApp(App[int]):
 
 
 def _title(entry: HistoryEntry) -> str:
-    return f"#{entry.number} {one_line(visible(entry.tool), 40)} · {entry.status}" + (
+    return f"#{entry.number} {name_line(entry.tool, 40)} · {entry.status}" + (
         f" · {entry.latency_s * 1000:.0f} ms" if entry.latency_s is not None else ""
     )
 

@@ -60,15 +60,15 @@ def shell_word(word: str) -> str:
     may) in bash's `$'...'` form, so pasting the command writes no raw escape to a terminal."""
     if word.isprintable():
         return shlex.quote(word)
-    escaped = "".join(
-        {"\\": "\\\\", "'": "\\'"}.get(ch) or (ch if ch.isprintable() else _escape(ch))
-        for ch in word
-    )
-    return f"$'{escaped}'"
+    return "$'" + "".join(map(_ansi_c, word)) + "'"
 
 
-def _escape(character: str) -> str:
-    """One character as a bash `$'...'` escape (`\\u` above ASCII: `\\x` would be one raw byte)."""
+def _ansi_c(character: str) -> str:
+    """One character inside bash's `$'...'` (`\\u` above ASCII: `\\x` would be one raw byte)."""
+    if character in "\\'":
+        return "\\" + character
+    if character.isprintable():
+        return character
     code = ord(character)
     if code < 0x80:
         return f"\\x{code:02x}"

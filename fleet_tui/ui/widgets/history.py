@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 
 from fleet_tui.envs.base import ToolResult
 from fleet_tui.ui.keymap import bindings_for
-from fleet_tui.ui.safe_text import one_line, visible
+from fleet_tui.ui.safe_text import name_line, one_line
 
 
 @dataclass
@@ -90,7 +90,7 @@ class HistoryTable(DataTable):
         tail = Text(f"  {entry.status}", style=STATUS_STYLES.get(entry.status, ""))
         if entry.latency_s is not None:
             tail.append(f" {entry.latency_s * 1000:.0f} ms", style="dim")
-        call = Text(one_line(visible(entry.tool), max(4, width - len(tail))))
+        call = Text(name_line(entry.tool, max(4, width - len(tail))))
         call.append_text(tail)
         summary = entry.arguments_summary(width) or one_line(entry.message, width)
         call.append("\n")

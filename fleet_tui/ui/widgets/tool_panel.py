@@ -18,7 +18,7 @@ from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.ui.keymap import bindings_for
-from fleet_tui.ui.safe_text import clean, one_line, visible
+from fleet_tui.ui.safe_text import clean, name_line, one_line
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.tool_description import ToolDescription
 from fleet_tui.ui.widgets.tool_form import ToolForm, path_text
@@ -113,7 +113,7 @@ class ToolPanel(Vertical):
     async def show_tool(self, tool: Tool, arguments: dict[str, Any] | None = None) -> None:
         """Show `tool`'s form, filled with `arguments` when given."""
         self.tool = tool
-        self.border_title = Text(one_line(visible(tool.name), 60))
+        self.border_title = Text(name_line(tool.name, 60))
         description = clean(tool.description or tool.title or "").strip()
         self.query_one(ToolDescription).show(description or "(no description)")
         holder = self.query_one("#form-holder", Vertical)
