@@ -10,6 +10,7 @@ from fleet_tui.forms import (
     ArrayNode,
     ConstNode,
     EnumNode,
+    FieldError,
     MapNode,
     ObjectNode,
     RawNode,
@@ -403,6 +404,24 @@ def test_raw_field_reports_invalid_json():
     raw.set_text("{nope")
     assert raw.text == "{nope"
     assert [e.path for e in form.errors()] == [("raw",)]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x", "invalid JSON: Expecting value at line 1 column 1"),
+        ("NaN", "invalid JSON: NaN is not a JSON value"),
+        ("[1, -Infinity]", "invalid JSON: -Infinity is not a JSON value"),
+        ("[" * 100_000, "invalid JSON: nested too deeply"),
+    ],
+)
+def test_raw_field_refuses_what_is_not_json_in_plain_words(text, message):
+    form = build_form(obj({"raw": {}}))
+    raw = form.node_at(("raw",))
+    raw.set_text(text)  # Python's parser takes NaN and fails on deep nesting with RecursionError
+    assert raw.text == text
+    assert form.input_errors() == [FieldError(("raw",), message)]
+    assert "raw" not in form.value()
 
 
 def test_unknown_keywords_are_ignored():

@@ -43,12 +43,16 @@ class Form:
         """The arguments to send (a dict for an object schema)."""
         return self.root.value() if self.root.present else {}
 
+    def input_errors(self) -> list[FieldError]:
+        """Input that could not be parsed, each at the path of its field: `value()` leaves it
+        out (or holds the field's last good value), so it must not be sent as it is."""
+        return [FieldError(path, message) for path, message in self.root.input_errors()]
+
     def errors(self) -> list[FieldError]:
         """Input that could not be parsed, then every schema violation of `value()`, each at
         the path of its field. Empty exactly when `value()` is valid and all input parsed."""
-        parse = [FieldError(path, message) for path, message in self.root.input_errors()]
         found = self.validator.iter_errors(self.value())
-        return parse + map_errors(found, self._branch_at)
+        return self.input_errors() + map_errors(found, self._branch_at)
 
     def node_at(self, path: Path) -> Node | None:
         """The node holding the value at a path (inside the active branch of unions), or None."""

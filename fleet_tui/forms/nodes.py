@@ -290,6 +290,23 @@ def parse_number(text: str, *, integer: bool) -> int | float | None:
     return number if math.isfinite(number) else None
 
 
+def parse_json(text: str) -> Any:
+    """Parse typed JSON text; raises ValueError saying what is wrong in plain words
+    (`invalid JSON: Expecting value at line 1 column 1`). NaN and Infinity are refused: they
+    are not JSON, though Python's parser takes them."""
+    try:
+        return json.loads(text, parse_constant=_not_json)
+    except json.JSONDecodeError as error:
+        where = f"at line {error.lineno} column {error.colno}"
+        raise ValueError(f"invalid JSON: {error.msg} {where}") from None
+    except RecursionError:
+        raise ValueError("invalid JSON: nested too deeply") from None
+
+
+def _not_json(word: str) -> Any:
+    raise ValueError(f"invalid JSON: {word} is not a JSON value")
+
+
 class EnumNode(Node):
     """A choice among fixed values (`enum`, or a union of `const`s)."""
 
@@ -402,10 +419,10 @@ class RawNode(Node):
             self.clear()
             return
         try:
-            parsed = json.loads(text)
+            parsed = parse_json(text)
         except ValueError as exc:
             self._text = text
-            self.input_error = f"invalid JSON: {exc}"
+            self.input_error = str(exc)
             return
         self.set(parsed)
         self._text = text
