@@ -9,7 +9,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import Input, Select, TextArea
 
-from fleet_tui.ui.widgets.form_fields import FieldWidget
+from fleet_tui.ui.widgets.form_fields import FieldGroup, FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
 from tests.app_driver import wait_for
 
@@ -230,6 +230,42 @@ async def test_wide_schema_mounts_sections_lazily_and_lists_hidden_errors():
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.submitted == [{"f45": "x"}]
+
+
+async def test_bad_json_hidden_in_a_closed_section_is_shown_and_focused_not_sent():
+    props = {f"f{i}": {} if i == 30 else {"type": "string"} for i in range(60)}
+    app = FormHost({"type": "object", "properties": props})
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        form = app.query_one(ToolForm)
+        section = form.query("FieldSection")[1]
+        section.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(form.query(FieldWidget)) == 40)
+        await type_into(pilot, app, ("f30",), "x")
+        section.focus()
+        await pilot.press("enter", "ctrl+s")  # the section is closed, then the form submitted
+        bad = field(app, "f30").query_one(Input)
+        await wait_for(pilot, lambda: app.focused is bad)
+        assert section.shown and bad.value == "x"
+    assert app.submitted == []
+
+
+async def test_bad_json_in_a_collapsed_object_is_shown_and_focused_not_sent():
+    outer = {"type": "object", "properties": {"meta": {}}}
+    app = FormHost({"type": "object", "properties": {"outer": outer}, "required": ["outer"]})
+    async with app.run_test(size=(80, 20)) as pilot:
+        await pilot.pause()
+        await type_into(pilot, app, ("outer", "meta"), "x")
+        group = field(app, "outer").query_one(FieldGroup)
+        group.query_one("CollapsibleTitle").focus()
+        await pilot.press("enter")  # closes the group
+        await wait_for(pilot, lambda: group.collapsed)
+        await pilot.press("ctrl+s")
+        bad = field(app, "outer", "meta").query_one(Input)
+        await wait_for(pilot, lambda: app.focused is bad)
+        assert not group.collapsed and bad.value == "x"
+    assert app.submitted == []
 
 
 async def test_terminal_escapes_in_schema_or_values_never_reach_the_screen():

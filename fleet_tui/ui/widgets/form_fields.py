@@ -677,6 +677,20 @@ class FieldSection(Widget, can_focus=True):
         await self.action_toggle()
 
 
+async def reveal(field: FieldWidget) -> None:
+    """Open the groups and show the sections that hide `field` (to point the user at it)."""
+    for widget in field.ancestors_with_self:
+        if isinstance(widget, FieldGroup):
+            widget.collapsed = False
+        elif isinstance(widget, FieldWidget) and not widget.display:
+            parent = widget.parent
+            assert isinstance(parent, Widget)
+            sections = parent.query_children(FieldSection)
+            section = next((s for s in sections if widget in s.fields), None)
+            if section is not None:
+                await section.action_toggle()
+
+
 class ArrayField(FieldWidget):
     """A list editor: one row per item with move up / move down / remove, and an add button.
     Adding, removing and moving touch only the rows concerned (no re-render of the list)."""

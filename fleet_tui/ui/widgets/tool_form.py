@@ -5,6 +5,11 @@ validated after each edit and each error is shown under its field (errors of fie
 screen are listed at the bottom). A toggle switches to a JSON editor of the whole arguments
 object and back; both views edit the same model, and JSON that does not parse is reported and
 kept as typed. ctrl+s posts `ToolForm.Submitted`.
+
+Input that does not parse (bad JSON, `1e` in a number field) is never dropped: while there is
+some, the form gives no arguments, does not submit and does not switch views; it points at the
+input instead. (The JSON view cannot show a field's unparsed text faithfully: as a string it would
+change its type, left out it would be lost at the first edit of the whole object.)
 """
 
 from __future__ import annotations
@@ -21,9 +26,16 @@ from textual.message import Message
 from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.forms import FieldError, Form, build_form
+from fleet_tui.forms.nodes import Path, parse_json
 from fleet_tui.ui.safe_text import literal, one_line, visible
 from fleet_tui.ui.widgets.field_preview import first_focusable
-from fleet_tui.ui.widgets.form_fields import FieldEdited, FieldWidget, field_for, fields_for
+from fleet_tui.ui.widgets.form_fields import (
+    FieldEdited,
+    FieldWidget,
+    field_for,
+    fields_for,
+    reveal,
+)
 
 MAX_LISTED_ERRORS = 8
 
@@ -31,6 +43,11 @@ MAX_LISTED_ERRORS = 8
 def path_text(path: tuple[str | int, ...]) -> str:
     """Where an error is, as `a/0/b` (names through `visible()`), or `arguments` for the top."""
     return "/".join(visible(str(part)) for part in path) or "arguments"
+
+
+def error_line(error: FieldError) -> str:
+    """One problem on one line: `a/0/b: message`."""
+    return f"{path_text(error.path)}: {error.message}"
 
 
 class FormFields(VerticalScroll, can_focus=False):
@@ -135,10 +152,18 @@ class ToolForm(Vertical, can_focus=False):
         self._show_raw_problem()
         self.call_next(self._rebuild_fields)
 
-    def value(self) -> Any:
-        """The arguments; raises ValueError while the JSON editor holds text that does not parse."""
+    def input_problem(self) -> FieldError | None:
+        """The first input that does not parse (the JSON editor's text, or a field's)."""
         if self.raw_mode and self._raw_problem:
-            raise ValueError(self._raw_problem)
+            return FieldError((), self._raw_problem)
+        return next(iter(self.form.input_errors()), None)
+
+    def value(self) -> Any:
+        """The arguments; raises ValueError while some input does not parse (sending the rest
+        would silently drop it)."""
+        problem = self.input_problem()
+        if problem is not None:
+            raise ValueError(error_line(problem))
         return self.form.value()
 
     def errors(self) -> list[FieldError]:
@@ -150,22 +175,30 @@ class ToolForm(Vertical, can_focus=False):
 
     # -- actions -------------------------------------------------------------------------------
 
-    def action_submit(self) -> None:
-        """Post `Submitted` with the arguments (not while the JSON editor holds bad JSON)."""
-        if self.raw_mode and self._raw_problem:
+    def point_at_problem(self) -> None:
+        """Show the input that does not parse, if any, and focus it."""
+        problem = self.input_problem()
+        if problem is None:
+            return
+        if self.raw_mode:
             self._show_raw_problem()
-            self.app.bell()
+            self.query_one(TextArea).focus()
+        else:
+            self.show_errors()
+            self.call_next(self._focus_field, problem.path)
+
+    def action_submit(self) -> None:
+        """Post `Submitted` with the arguments (not while some input does not parse)."""
+        if self._refused("Not sent"):
             return
         self.show_errors()
         self.post_message(self.Submitted(self.form.value(), self.form.errors()))
 
     async def action_toggle_raw(self) -> None:
-        """Switch between the fields and the JSON editor; bad JSON keeps you in the editor."""
+        """Switch between the fields and the JSON editor (not while some input does not parse)."""
+        if self._refused(f"Fix or clear it to see the {'fields' if self.raw_mode else 'raw JSON'}"):
+            return
         if self.raw_mode:
-            if self._raw_problem:
-                self._show_raw_problem()
-                self.app.bell()
-                return
             self.raw_mode = False
             await self._rebuild_fields()
             self._focus_first_field()
@@ -180,6 +213,16 @@ class ToolForm(Vertical, can_focus=False):
             self.query_one(TextArea).focus()
         self.set_class(self.raw_mode, "raw-mode")
         self.show_errors()
+
+    def _refused(self, title: str) -> bool:
+        """Whether some input does not parse; if so, point at it and say what is wrong."""
+        problem = self.input_problem()
+        if problem is None:
+            return False
+        self.point_at_problem()
+        self.app.bell()
+        self.notify(one_line(error_line(problem), 300), title=title, severity="error", markup=False)
+        return True
 
     def _mode_line(self, problems: int) -> Text:
         """`Fields (f4: raw JSON, ctrl+s: send)  2 problems`."""
@@ -208,9 +251,9 @@ class ToolForm(Vertical, can_focus=False):
             return
         text = event.text_area.text
         try:
-            arguments = json.loads(text) if text.strip() else {}
+            arguments = parse_json(text) if text.strip() else {}
         except ValueError as error:
-            self._raw_problem = f"invalid JSON: {error}"
+            self._raw_problem = str(error)
         else:
             self._raw_problem = None
             self.form.load(arguments)
@@ -265,6 +308,17 @@ class ToolForm(Vertical, can_focus=False):
     async def _rebuild_fields(self) -> None:
         await self.query_one(FormFields).recompose()
         self.show_errors()
+
+    async def _focus_field(self, path: Path) -> None:
+        """Focus the field at `path`, first showing it if a closed group or section hides it."""
+        fields = [f for f in self.query(FieldWidget) if f.node.path == path]
+        if not fields:  # in a group never opened: the list under the form names it
+            return
+        field = fields[-1]  # the innermost (a union and its chosen branch share a path)
+        await reveal(field)
+        target = field if field.previewing else first_focusable(field)
+        if target is not None:
+            target.focus()
 
     def _focus_first_field(self) -> None:
         field = first_focusable(self.query_one(FormFields))

@@ -17,11 +17,13 @@ from textual.message import Message
 from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.envs.base import Tool
+from fleet_tui.forms import FieldError
+from fleet_tui.forms.nodes import parse_json
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import clean, name_line, one_line
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.tool_description import ToolDescription
-from fleet_tui.ui.widgets.tool_form import ToolForm, path_text
+from fleet_tui.ui.widgets.tool_form import ToolForm, error_line
 
 
 class RawJsonForm(Vertical):
@@ -47,11 +49,7 @@ class RawJsonForm(Vertical):
 
     def value(self) -> dict[str, Any]:
         """The arguments; raises ValueError when the text is not a JSON object."""
-        text = self.query_one(TextArea).text.strip() or "{}"
-        try:
-            value = json.loads(text)
-        except ValueError as error:
-            raise ValueError(f"arguments are not valid JSON: {error}") from None
+        value = parse_json(self.query_one(TextArea).text.strip() or "{}")
         if not isinstance(value, dict):
             raise ValueError("arguments must be a JSON object")
         return value
@@ -62,6 +60,10 @@ class RawJsonForm(Vertical):
         except ValueError as error:
             return [str(error)]
         return []
+
+    def point_at_problem(self) -> None:
+        """Focus the JSON text (the only input there is)."""
+        self.query_one(TextArea).focus()
 
 
 def build_form_widget(tool: Tool) -> ToolForm | RawJsonForm:
@@ -82,9 +84,8 @@ def form_arguments(form: ToolForm | RawJsonForm) -> dict[str, Any]:
 
 def form_errors(form: ToolForm | RawJsonForm) -> list[str]:
     """One line per problem: `path: message` (ToolForm's errors, or RawJsonForm's strings)."""
-    return [
-        f"{path_text(getattr(e, 'path', ()))}: {getattr(e, 'message', e)}" for e in form.errors()
-    ]
+    errors = form.errors()
+    return [error_line(e if isinstance(e, FieldError) else FieldError((), e)) for e in errors]
 
 
 class ToolPanel(Vertical):
@@ -136,9 +137,15 @@ class ToolPanel(Vertical):
             self.form.load(arguments)
 
     def arguments(self) -> dict[str, Any]:
+        """The form's arguments. Raises ValueError when it cannot give them, after pointing the
+        user at the input at fault (text that does not parse is never silently left out)."""
         if self.form is None:
             raise ValueError("no tool selected")
-        return form_arguments(self.form)
+        try:
+            return form_arguments(self.form)
+        except ValueError:
+            self.form.point_at_problem()
+            raise
 
     def problems(self) -> list[str]:
         return form_errors(self.form) if self.form is not None else []
