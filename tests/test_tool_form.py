@@ -306,3 +306,21 @@ async def test_key_value_editor_add_rename_fill_remove():
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.submitted == [{"query": "bug", "limit": 20, "labels": {"team": "ui"}}]
+
+
+async def test_two_entries_under_one_key_are_not_sent_as_one():
+    app = FormHost({"type": "object", "additionalProperties": {"type": "string"}})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        extras = await opened(pilot, app)
+        for _ in range(2):
+            extras.query_one(".add-entry").focus()
+            await pilot.press("enter")
+            await pilot.pause()
+        keys = extras.query(".map-key")
+        keys.first(Input).focus()
+        await pilot.press("tab", "a", "tab", "tab", "ctrl+u", *"key1", "tab", "b", "ctrl+s")
+        await pilot.pause()
+        assert app.submitted == []  # {"key1": "b"} would have lost "a"
+        assert [e.message for e in app.query_one(ToolForm).errors()] == ["duplicate key"]
+        assert app.focused.value == "b"  # the field of the second entry
