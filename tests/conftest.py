@@ -4,4 +4,5 @@ pytest_plugins = [
     "tests.fixtures.local_host",
     "tests.fixtures.mcp_servers",
     "tests.fixtures.openenv_servers",
+    "tests.fixtures.raw_mcp",
 ]

@@ -75,6 +75,8 @@ class Tool(BaseModel):
     output_schema: dict[str, Any] | None = None
     endpoint: str = ""
     """The URL (or other label) of the endpoint that answers calls to this tool."""
+    broken: str | None = None
+    """Why the tool cannot be used (its listing was rejected), or None."""
 
 
 class ToolConflict(BaseModel):

@@ -42,6 +42,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+MAX_TOOL_PAGES = 100
+"""How many tools/list pages one listing follows before it stops (a server may never stop
+returning a next cursor)."""
+
 
 @dataclass(frozen=True)
 class Timeouts:
@@ -79,6 +83,11 @@ class NoAnswer(Exception):
         """When the request ended (before the ping that told what it meant)."""
 
 
+class UnreadableReply(Exception):
+    """The server's reply to one request could not be read (too large, or JSON cut short); the
+    connection itself may be fine."""
+
+
 class McpEndpoint:
     """One MCP endpoint and the task that owns its connection."""
 
@@ -93,6 +102,8 @@ class McpEndpoint:
         self._stop = asyncio.Event()
         self._failure: str | None = None
         self._retryable = True
+        self.listing_warning: str | None = None
+        """What was wrong with the last tools/list that still gave tools, if anything."""
 
     @property
     def is_up(self) -> bool:
@@ -130,13 +141,17 @@ class McpEndpoint:
         from mcp.client.session import ClientSession
         from mcp.client.streamable_http import streamable_http_client
 
+        from fleet_tui.envs.mcp_http import MAX_REPLY_BYTES, GuardedTransport
+
         # The mcp transport's own defaults: a response stream may stay quiet for minutes.
         timeout = httpx2.Timeout(30.0, read=300.0)
         try:
             async with (
-                httpx2.AsyncClient(headers=self.headers, timeout=timeout) as http_client,
+                httpx2.AsyncClient(
+                    headers=self.headers, timeout=timeout, transport=GuardedTransport(self.url)
+                ) as http_client,
                 streamable_http_client(
-                    self.url, http_client=http_client, max_sse_event_size=None
+                    self.url, http_client=http_client, max_sse_event_size=MAX_REPLY_BYTES
                 ) as (read, write),
                 ClientSession(read, write) as session,
             ):
@@ -172,8 +187,10 @@ class McpEndpoint:
         """Run one request on the session, failing fast if the connection dies meanwhile.
 
         Raises EndpointDown (connection gone), NoAnswer (this request lost, connection fine),
-        TimeoutError, or what the request raised.
+        UnreadableReply (this reply unusable), TimeoutError, or what the request raised.
         """
+        from fleet_tui.envs.mcp_http import unreadable_reply
+
         session, owner = self._session, self._owner
         if session is None or owner is None or owner.done() or self._stop.is_set():
             raise EndpointDown(self.status.error or "not connected")
@@ -191,6 +208,8 @@ class McpEndpoint:
             try:
                 return call.result()
             except Exception as error:
+                if (problem := unreadable_reply(error)) is not None:
+                    raise UnreadableReply(problem) from error
                 if not is_connection_failure(error):
                     raise
                 lost = NoAnswer(describe_error(error))
@@ -220,20 +239,26 @@ class McpEndpoint:
         self._stop.set()
 
     async def list_tools(self) -> list[mcp.types.Tool]:
-        """All tools of this endpoint, following pagination cursors."""
+        """All tools of this endpoint, following pagination cursors up to MAX_TOOL_PAGES pages."""
 
         async def list_all(session: ClientSession) -> list[mcp.types.Tool]:
             import mcp.types
 
             tools: list[mcp.types.Tool] = []
             cursor: str | None = None
-            while True:
+            for _ in range(MAX_TOOL_PAGES):
                 params = mcp.types.PaginatedRequestParams(cursor=cursor) if cursor else None
                 page = await session.list_tools(params=params)
                 tools.extend(page.tools)
                 cursor = page.next_cursor
                 if not cursor:
+                    self.listing_warning = None
                     return tools
+            self.listing_warning = (
+                f"stopped listing tools after {MAX_TOOL_PAGES} pages: the server kept returning "
+                "a next cursor"
+            )
+            return tools
 
         tools = await self.request(list_all, self.timeouts.list)
         self.status.tool_count = len(tools)
@@ -369,18 +394,29 @@ class McpUnion:
             if not isinstance(tools, BaseException)
         ]
         failed = [
-            e
-            for e, tools in zip(self._endpoints, listed, strict=True)
-            if isinstance(tools, BaseException)
+            (endpoint, error)
+            for endpoint, error in zip(self._endpoints, listed, strict=True)
+            if isinstance(error, BaseException)
         ]
         if not answered:
-            raise EnvError("no MCP endpoint answered tools/list: " + failures(failed))
+            raise EnvError(
+                "no MCP endpoint answered tools/list: "
+                + "; ".join(listing_failure(endpoint, error) for endpoint, error in failed)
+            )
         self._tools, self._owner_of, self.conflicts = union_of(answered)
-        self._warnings = [f"MCP endpoint failed: {failures([e])}" for e in failed] + [
-            f"tool {c.name!r} is offered by {c.kept_endpoint} and {c.other_endpoint} with "
-            f"different schemas; using the one from {c.kept_endpoint}"
-            for c in self.conflicts
-        ]
+        self._warnings = (
+            [f"MCP endpoint failed: {listing_failure(e, error)}" for e, error in failed]
+            + [
+                f"MCP endpoint {e.url}: {e.listing_warning}"
+                for e, _ in answered
+                if e.listing_warning
+            ]
+            + [
+                f"tool {c.name!r} is offered by {c.kept_endpoint} and {c.other_endpoint} with "
+                f"different schemas; using the one from {c.kept_endpoint}"
+                for c in self.conflicts
+            ]
+        )
         return self._tools
 
     async def _list_endpoint(self, endpoint: McpEndpoint) -> list[mcp.types.Tool]:
@@ -399,6 +435,8 @@ class McpUnion:
         except NoAnswer as error:  # every attempt lost: the endpoint cannot give its tools
             endpoint.mark_down(f"its tool list never arrived ({error})")
             raise EndpointDown(endpoint.status.error or str(error)) from error
+        except UnreadableReply:  # that listing failed; the connection still carries calls
+            raise
         except Exception as error:
             if endpoint.status.state is not EndpointState.DOWN:
                 endpoint.mark_down(describe_error(error))
@@ -419,6 +457,12 @@ class McpUnion:
         if endpoint is None:
             known = ", ".join(sorted(visible(tool.name) for tool in tools)) or "none"
             raise EnvError(f"unknown tool {name!r} (available: {known})")
+        broken = next((tool.broken for tool in tools if tool.name == name), None)
+        if broken is not None:
+            raise EnvError(
+                f"tool {name!r} is broken and was not called: the server lists it wrongly "
+                f"({visible(broken)})"
+            )
         started = time.monotonic()
         try:
             result = await endpoint.request(
@@ -438,6 +482,14 @@ class McpUnion:
                 "no answer",
                 endpoint=endpoint.url,
                 latency_s=error.at - started,
+            )
+        except UnreadableReply as error:
+            return error_result(
+                f"the reply to {visible(name)} could not be used: {error} (the tool may have "
+                "run; not retried)",
+                "unreadable reply",
+                endpoint=endpoint.url,
+                latency_s=time.monotonic() - started,
             )
         except TimeoutError:
             raise EnvError(
@@ -500,6 +552,13 @@ def union_of(
 
 def failures(endpoints: list[McpEndpoint]) -> str:
     return "; ".join(f"{e.url}: {e.status.error or 'failed'}" for e in endpoints)
+
+
+def listing_failure(endpoint: McpEndpoint, error: BaseException) -> str:
+    """Why one endpoint gave no tools: its connection failed, or (still up) its reply did."""
+    if isinstance(error, UnreadableReply):
+        return f"{endpoint.url}: its tool list could not be used: {error} (still connected)"
+    return failures([endpoint])
 
 
 def say(progress: Progress | None, line: str) -> None:

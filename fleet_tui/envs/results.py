@@ -26,6 +26,10 @@ from fleet_tui.envs.base import (
     UnknownBlock,
 )
 
+BROKEN_TOOL_KEY = "fleet-tui/broken"
+"""In a listed tool's `_meta`: why the tool as the server listed it cannot be used (set on the
+stand-in that replaces a tool the mcp SDK would reject)."""
+
 
 def tool_result_from_mcp(obj: Any, *, endpoint: str = "", latency_s: float = 0.0) -> ToolResult:
     """A ToolResult from a CallToolResult object or its dict form (either casing)."""
@@ -52,7 +56,15 @@ def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
         input_schema=pick(tool, "input_schema", "inputSchema") or {"type": "object"},
         output_schema=pick(tool, "output_schema", "outputSchema"),
         endpoint=endpoint,
+        broken=broken_reason(tool),
     )
+
+
+def broken_reason(tool: Mapping[str, Any]) -> str | None:
+    """Why a listed tool cannot be used, if its `_meta` says so."""
+    meta = tool.get("_meta")
+    reason = meta.get(BROKEN_TOOL_KEY) if isinstance(meta, Mapping) else None
+    return str(reason) if reason is not None else None
 
 
 def content_block_from_mcp(block: Any) -> ContentBlock:

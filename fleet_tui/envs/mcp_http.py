@@ -1,0 +1,271 @@
+"""The HTTP layer under the MCP client: replies are checked before the mcp SDK reads them.
+
+The SDK turns an HTTP error status into "Server returned an error response" (the status is
+lost), reads a JSON reply of any size into memory, and rejects a whole tools/list for one tool
+it cannot parse. `GuardedTransport` sits under it, in the httpx2 client it is given:
+
+- an error status without a JSON-RPC error body becomes a JSON-RPC error naming the status and
+  what it most likely means;
+- a JSON reply over `MAX_REPLY_BYTES` becomes a JSON-RPC error saying so (server-sent events
+  are capped by the SDK's `max_sse_event_size`, given the same limit);
+- in a tools/list reply, each tool the SDK would reject is replaced by a usable stand-in that
+  carries the reason under `BROKEN_TOOL_KEY` in its `_meta`, so the other tools still list.
+
+`unreadable_reply` tells, from what the SDK raised, that one reply could not be read (too large,
+or JSON cut short) while the connection itself may be fine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx2
+from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, ListToolsResult
+from mcp_types import methods as mcp_methods
+from pydantic import ValidationError
+
+from fleet_tui.envs.errors import leaf_errors
+from fleet_tui.envs.results import BROKEN_TOOL_KEY
+
+MAX_REPLY_BYTES = 64 * 1024 * 1024
+"""The most one reply (a JSON body or one server-sent event) may hold in memory."""
+
+TOO_LARGE = f"result too large: over {MAX_REPLY_BYTES // 2**20} MB"
+
+JSON_DEPTH_LIMIT = 200
+"""The deepest nesting the SDK's JSON parser accepts in one message (it refuses 202)."""
+
+TOOL_DEPTH_IN_REPLY = 3
+"""How deep a tool sits in a tools/list reply: the message, its result, the tools array."""
+
+MCP_SESSION_ID = "mcp-session-id"
+MCP_PROTOCOL_VERSION = "mcp-protocol-version"
+FALLBACK_PROTOCOL_VERSION = "2025-11-25"
+"""The version the SDK validates against before a protocol version is negotiated."""
+
+
+class GuardedTransport(httpx2.AsyncBaseTransport):
+    """An httpx2 transport that checks MCP replies before the SDK reads them (see the module)."""
+
+    def __init__(self, url: str) -> None:
+        self.inner = httpx2.AsyncHTTPTransport(proxy=environment_proxy(url))
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method != "POST":
+            return response
+        message = json_or_none(await request.aread())
+        if not isinstance(message, dict) or "id" not in message:
+            return response
+        if response.status_code >= 400:
+            return await self._error_status(request, response, message)
+        content_type = response.headers.get("content-type", "").lower()
+        if content_type.startswith("application/json"):
+            body = await read_capped(response)
+            if body is None:
+                return jsonrpc_error(request, message, PARSE_ERROR, TOO_LARGE)
+            if message.get("method") == "tools/list":
+                body = screen_tools_reply(body, protocol_version(request))
+            return replaced(request, response, body)
+        if content_type.startswith("text/event-stream") and message.get("method") == "tools/list":
+            body = await read_capped(response)
+            if body is None:
+                return jsonrpc_error(request, message, PARSE_ERROR, TOO_LARGE)
+            return replaced(request, response, screen_tools_events(body, protocol_version(request)))
+        return response
+
+    async def _error_status(
+        self, request: httpx2.Request, response: httpx2.Response, message: dict[str, Any]
+    ) -> httpx2.Response:
+        """Keep a JSON-RPC error body (and the SDK's reading of a 404 on a session); otherwise
+        answer with a JSON-RPC error naming the status."""
+        status = response.status_code
+        if status == 404 and MCP_SESSION_ID in request.headers:
+            return response
+        body = await read_capped(response)
+        reply = json_or_none(body) if body is not None else None
+        if isinstance(reply, dict) and "error" in reply:
+            return replaced(request, response, body)
+        transient = status >= 500 or status in (408, 429)
+        code = INTERNAL_ERROR if transient else INVALID_REQUEST
+        return jsonrpc_error(request, message, code, http_error_message(status, str(request.url)))
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+SSE_LIMIT = re.compile(r"exceeded the \d+ byte limit")
+INVALID_JSON = re.compile(r"Invalid JSON: (.*?) \[type=")
+
+
+def unreadable_reply(error: BaseException) -> str | None:
+    """Why the server's reply to one request could not be read, or None if that is not what
+    `error` says: too large, or not valid JSON (most often a reply cut short)."""
+    for leaf in leaf_errors(error):
+        if not isinstance(leaf, MCPError):
+            continue
+        if leaf.message == TOO_LARGE or SSE_LIMIT.search(leaf.message):
+            return TOO_LARGE
+        if leaf.code == PARSE_ERROR:
+            found = INVALID_JSON.search(leaf.message)
+            detail = found.group(1) if found else leaf.message.splitlines()[0]
+            return f"not valid JSON, most likely cut short ({detail})"
+    return None
+
+
+def environment_proxy(url: str) -> str | None:
+    """The proxy the environment names for `url` (HTTPS_PROXY, NO_PROXY, ...): an httpx2 client
+    given its own transport no longer reads them."""
+    parts = urlsplit(url)
+    if urllib.request.proxy_bypass(parts.hostname or ""):
+        return None
+    return urllib.request.getproxies().get(parts.scheme)
+
+
+def http_error_message(status: int, url: str) -> str:
+    """The status, where it came from and what it most likely means."""
+    try:
+        phrase = f" {HTTPStatus(status).phrase}"
+    except ValueError:
+        phrase = ""
+    if status in (401, 403):
+        hint = "check the credentials (the API key or token)"
+    elif status in (404, 405):
+        hint = "wrong path, or an SSE endpoint rather than streamable HTTP"
+    elif status >= 500:
+        hint = "the server failed (its log says why)"
+    else:
+        hint = "the server refused the request"
+    return f"HTTP {status}{phrase} from {url}: {hint}"
+
+
+async def read_capped(response: httpx2.Response) -> bytes | None:
+    """The whole body, or None (and the response closed) once it passes MAX_REPLY_BYTES."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in response.aiter_raw():
+            size += len(chunk)
+            if size > MAX_REPLY_BYTES:
+                return None
+            chunks.append(chunk)
+    finally:
+        await response.aclose()
+    return b"".join(chunks)
+
+
+def replaced(request: httpx2.Request, response: httpx2.Response, body: bytes) -> httpx2.Response:
+    """The same response (status, headers) carrying `body` as its content."""
+    headers = [
+        (name, value)
+        for name, value in response.headers.multi_items()
+        if name.lower() not in ("content-length", "content-encoding", "transfer-encoding")
+    ]
+    return httpx2.Response(response.status_code, headers=headers, content=body, request=request)
+
+
+def jsonrpc_error(
+    request: httpx2.Request, message: dict[str, Any], code: int, text: str
+) -> httpx2.Response:
+    """A JSON reply carrying a JSON-RPC error for `message`."""
+    body = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": code, "message": text}}
+    return httpx2.Response(200, json=body, request=request)
+
+
+def json_or_none(data: bytes) -> Any:
+    """The JSON value in `data`, or None if it is not JSON (or nests too deep to read)."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def protocol_version(request: httpx2.Request) -> str:
+    return request.headers.get(MCP_PROTOCOL_VERSION) or FALLBACK_PROTOCOL_VERSION
+
+
+def screen_tools_reply(body: bytes, version: str) -> bytes:
+    """A tools/list reply with each tool the SDK would reject replaced by a stand-in."""
+    reply = json_or_none(body)
+    result = reply.get("result") if isinstance(reply, dict) else None
+    tools = result.get("tools") if isinstance(result, dict) else None
+    if not isinstance(tools, list):
+        return body
+    screened = [screen_tool(tool, index, version) for index, tool in enumerate(tools)]
+    if all(kept is tool for kept, tool in zip(screened, tools, strict=True)):
+        return body
+    return json.dumps({**reply, "result": {**result, "tools": screened}}).encode()
+
+
+def screen_tool(tool: Any, index: int, version: str) -> Any:
+    """The tool itself if the SDK accepts it, else a stand-in saying why it is broken."""
+    problem = tool_problem(tool, version)
+    if problem is None:
+        return tool
+    fields = tool if isinstance(tool, dict) else {}
+    name = fields.get("name")
+    description = fields.get("description")
+    return {
+        "name": name if isinstance(name, str) else f"tool #{index + 1}",
+        "description": description if isinstance(description, str) else "",
+        "inputSchema": {"type": "object"},
+        "_meta": {BROKEN_TOOL_KEY: problem},
+    }
+
+
+def tool_problem(tool: Any, version: str) -> str | None:
+    """Why the SDK would reject this listed tool, or None."""
+    if json_depth(tool) + TOOL_DEPTH_IN_REPLY > JSON_DEPTH_LIMIT:
+        limit = JSON_DEPTH_LIMIT - TOOL_DEPTH_IN_REPLY
+        return f"its listing nests more than {limit} levels deep"
+    listing = {"tools": [tool]}
+    try:
+        mcp_methods.validate_server_result("tools/list", version, listing)
+        ListToolsResult.model_validate(listing, by_name=False)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"
+        return f"{where}: {first['msg']}"
+    except (KeyError, ValueError):  # a protocol version the SDK does not list
+        return None
+    return None
+
+
+def json_depth(value: Any) -> int:
+    """How many arrays and objects nest at the deepest point of `value` (iteratively)."""
+    deepest = 0
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            pending.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
+
+
+def screen_tools_events(body: bytes, version: str) -> bytes:
+    """A tools/list reply sent as server-sent events, each event's data screened as JSON."""
+    events = EVENT_END.split(body)
+    return b"\n\n".join(screen_event(event, version) for event in events)
+
+
+def screen_event(event: bytes, version: str) -> bytes:
+    lines = event.splitlines()
+    data = b"\n".join(line[5:].removeprefix(b" ") for line in lines if line.startswith(b"data:"))
+    if not data:
+        return event
+    screened = screen_tools_reply(data, version)
+    if screened is data:
+        return event
+    kept = [line for line in lines if not line.startswith(b"data:")]
+    return b"\n".join([*kept, b"data: " + screened])

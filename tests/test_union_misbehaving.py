@@ -1,0 +1,124 @@
+"""McpUnion against a server that misbehaves over real HTTP: error statuses, replies cut short,
+a tools/list cursor that never ends, a reply too large to keep, tools the mcp SDK rejects."""
+
+from __future__ import annotations
+
+import pytest
+
+from fleet_tui.envs.base import EndpointState, EnvError
+from fleet_tui.envs.mcp_union import McpUnion
+
+
+@pytest.fixture
+async def open_union():
+    """Connect a union to the given URLs; every union made is closed after the test."""
+    unions: list[McpUnion] = []
+
+    async def connect(*urls: str) -> McpUnion:
+        union = McpUnion(list(urls), backoff_s=0.01)
+        unions.append(union)
+        await union.connect()
+        return union
+
+    yield connect
+    for union in unions:
+        await union.close()
+
+
+def states(union: McpUnion) -> list[EndpointState]:
+    return [status.state for status in union.endpoints()]
+
+
+@pytest.mark.parametrize(
+    ("status", "says"),
+    [
+        (401, "HTTP 401 Unauthorized from {url}: check the credentials (the API key or token)"),
+        (403, "HTTP 403 Forbidden from {url}: check the credentials"),
+        (404, "HTTP 404 Not Found from {url}: wrong path, or an SSE endpoint"),
+        (500, "HTTP 500 Internal Server Error from {url}: the server failed"),
+    ],
+)
+async def test_an_error_status_is_named_with_a_hint(misbehaving, open_union, status, says):
+    url = f"{misbehaving}/status/{status}"
+    with pytest.raises(EnvError) as caught:
+        await open_union(url)
+
+    assert says.format(url=url) in caught.value.message
+    assert "Server returned an error response" not in caught.value.message
+
+
+async def test_a_call_answered_with_an_error_status_names_it(misbehaving, open_union):
+    union = await open_union(f"{misbehaving}/call-status/503")
+
+    result = await union.call_tool("fine", {})
+
+    assert result.is_error and "HTTP 503 Service Unavailable" in result.text()
+    assert "the server failed" in result.text()
+    assert states(union) == [EndpointState.UP]
+
+
+async def test_a_tool_list_cut_mid_json_fails_that_list_only(misbehaving, open_union):
+    union = await open_union(f"{misbehaving}/fine", f"{misbehaving}/cut-list")
+
+    tools = await union.list_tools()
+
+    assert [tool.name for tool in tools] == ["fine"]
+    assert states(union) == [EndpointState.UP, EndpointState.UP]
+    [warning] = union.warnings()
+    assert f"{misbehaving}/cut-list: its tool list could not be used" in warning
+    assert "not valid JSON, most likely cut short" in warning and "\n" not in warning
+
+
+@pytest.mark.parametrize("mode", ["cut-call", "cut-sse-call"])
+async def test_a_reply_cut_mid_json_fails_that_call_only(misbehaving, open_union, mode):
+    union = await open_union(f"{misbehaving}/{mode}")
+
+    result = await union.call_tool("fine", {})
+
+    assert result.is_error and result.error_kind == "unreadable reply"
+    assert "not valid JSON, most likely cut short (EOF while parsing" in result.text()
+    assert "validation error" not in result.text()
+    assert states(union) == [EndpointState.UP]
+
+
+async def test_endless_pagination_stops_after_100_pages_keeping_the_tools(misbehaving, open_union):
+    union = await open_union(f"{misbehaving}/endless")
+
+    tools = await union.list_tools()
+
+    assert len(tools) == 100 and tools[-1].name == "page99"
+    assert union.warnings() == [
+        f"MCP endpoint {misbehaving}/endless: stopped listing tools after 100 pages: the server "
+        "kept returning a next cursor"
+    ]
+    assert states(union) == [EndpointState.UP]
+
+
+@pytest.mark.parametrize("mode", ["huge", "huge-sse"])
+async def test_a_reply_over_64_mb_fails_that_call_only(misbehaving, open_union, mode):
+    union = await open_union(f"{misbehaving}/{mode}")
+
+    result = await union.call_tool("fine", {})
+
+    assert result.is_error and result.error_kind == "unreadable reply"
+    assert "result too large: over 64 MB" in result.text()
+    assert states(union) == [EndpointState.UP]
+
+
+@pytest.mark.parametrize("mode", ["bad-schemas", "bad-schemas-sse"])
+async def test_tools_the_sdk_rejects_are_listed_broken_and_the_others_work(
+    misbehaving, open_union, mode
+):
+    union = await open_union(f"{misbehaving}/{mode}")
+
+    tools = {tool.name: tool for tool in await union.list_tools()}
+
+    assert list(tools) == ["fine", "deep", "rootless"]
+    assert tools["fine"].broken is None
+    assert tools["deep"].broken == "its listing nests more than 197 levels deep"
+    assert tools["rootless"].broken.startswith("inputSchema: ")
+    assert tools["deep"].description == "Nested 200 levels."
+    assert (await union.call_tool("fine", {})).text() == "ok"
+    with pytest.raises(EnvError, match="tool 'deep' is broken and was not called") as caught:
+        await union.call_tool("deep", {})
+    assert "nests more than 197 levels deep" in caught.value.message
