@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
             state = f"  ({status.state.value}, owns {len(owned)} of its {status.tool_count} tools)"
             out(f"{url or 'tools'}{state if status else ''}")
             if owned:
-                rows = [[visible(tool.name), first_line(tool.description)] for tool in owned]
+                rows = [[visible(tool.name), tool_line(tool)] for tool in owned]
                 for line in table(rows, ["TOOL", "DESCRIPTION"]).split("\n"):
                     out(f"  {line}")
             out()
@@ -48,3 +48,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     return run_on_env(target, work)
+
+
+def tool_line(tool: Tool) -> str:
+    """The description column: the first line of the description, or why the tool is broken."""
+    if tool.broken is not None:
+        return first_line(f"BROKEN: {tool.broken}")
+    return first_line(tool.description)

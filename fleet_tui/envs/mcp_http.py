@@ -223,7 +223,7 @@ def tool_problem(tool: Any, version: str) -> str | None:
     """Why the SDK would reject this listed tool, or None."""
     if json_depth(tool) + TOOL_DEPTH_IN_REPLY > JSON_DEPTH_LIMIT:
         limit = JSON_DEPTH_LIMIT - TOOL_DEPTH_IN_REPLY
-        return f"its listing nests more than {limit} levels deep"
+        return f"nested more than {limit} levels deep"
     listing = {"tools": [tool]}
     try:
         mcp_methods.validate_server_result("tools/list", version, listing)

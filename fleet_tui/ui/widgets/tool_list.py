@@ -58,6 +58,11 @@ def tool_prompt(tool: Tool, offsets: list[int], endpoint: str, width: int = 34) 
             name.stylize("underline", offset, offset + 1)
     if endpoint:
         name.append(f"  {endpoint}", style="dim cyan")
+    if tool.broken is not None:
+        name.append("  broken", style="bold red")
+        name.append("\n")
+        name.append(one_line(tool.broken, width), style="red")
+        return name
     description = one_line(tool.description or tool.title or "", width)
     if description:
         name.append("\n")

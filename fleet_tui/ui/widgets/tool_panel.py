@@ -115,8 +115,10 @@ class ToolPanel(Vertical):
         """Show `tool`'s form, filled with `arguments` when given."""
         self.tool = tool
         self.border_title = Text(name_line(tool.name, 60))
-        description = clean(tool.description or tool.title or "").strip()
-        self.query_one(ToolDescription).show(description or "(no description)")
+        description = clean(tool.description or tool.title or "").strip() or "(no description)"
+        if tool.broken is not None:
+            description = f"Broken, cannot be called: {clean(tool.broken)}. {description}"
+        self.query_one(ToolDescription).show(description)
         holder = self.query_one("#form-holder", Vertical)
         await holder.remove_children()
         self.form = build_form_widget(tool)

@@ -1,0 +1,37 @@
+"""Headless commands against a misbehaving MCP server, each in a subprocess: an error status is
+one line naming it with a hint; broken tools are listed with their reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.cli_run import assert_one_line_error, fleet_tui
+
+
+@pytest.mark.parametrize("command", ["tools", "call"])
+def test_an_error_status_is_one_line_with_a_hint(misbehaving, command):
+    url = f"{misbehaving}/status/403"
+    arguments = ["fine"] if command == "call" else []
+
+    result = fleet_tui(command, "--mcp", url, *arguments)
+
+    assert_one_line_error(
+        result, 2, f"HTTP 403 Forbidden from {url}: check the credentials (the API key or token)"
+    )
+
+
+def test_tools_lists_broken_tools_with_their_reason(misbehaving):
+    url = f"{misbehaving}/bad-schemas"
+
+    listed = fleet_tui("tools", "--mcp", url)
+    as_json = fleet_tui("tools", "--mcp", url, "--json")
+
+    assert listed.returncode == 0, listed.stderr
+    rows = {line.split()[0]: line for line in listed.stdout.splitlines()[2:5]}
+    assert rows["fine"].split() == ["fine", "Works."]
+    assert "BROKEN: nested more than 197 levels deep" in rows["deep"]
+    assert "BROKEN: inputSchema: " in rows["rootless"]
+    broken = {tool["name"]: tool["broken"] for tool in json.loads(as_json.stdout)["tools"]}
+    assert broken["fine"] is None and "197 levels" in broken["deep"]
