@@ -243,9 +243,9 @@ def json_depth(value: Any) -> int:
     pending = [(value, 1)]
     while pending:
         item, depth = pending.pop()
-        children = item.values() if isinstance(item, dict) else item
         if isinstance(item, dict | list):
             deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
             pending.extend((child, depth + 1) for child in children)
     return deepest
 
@@ -260,6 +260,7 @@ def screen_tools_events(body: bytes, version: str) -> bytes:
 
 
 def screen_event(event: bytes, version: str) -> bytes:
+    """One server-sent event, its data replaced if screening changed it."""
     lines = event.splitlines()
     data = b"\n".join(line[5:].removeprefix(b" ") for line in lines if line.startswith(b"data:"))
     if not data:
