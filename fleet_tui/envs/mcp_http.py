@@ -101,6 +101,8 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
 
 
 SSE_LIMIT = re.compile(r"exceeded the \d+ byte limit")
+SDK_PARSE_FAILURES = ("Failed to parse JSON response", "Failed to parse SSE message")
+"""How the SDK's own parse errors begin (a server's -32700 answer is not one of them)."""
 INVALID_JSON = re.compile(r"Invalid JSON: (.*?) \[type=")
 
 
@@ -112,7 +114,7 @@ def unreadable_reply(error: BaseException) -> str | None:
             continue
         if leaf.message == TOO_LARGE or SSE_LIMIT.search(leaf.message):
             return TOO_LARGE
-        if leaf.code == PARSE_ERROR:
+        if leaf.code == PARSE_ERROR and leaf.message.startswith(SDK_PARSE_FAILURES):
             found = INVALID_JSON.search(leaf.message)
             detail = found.group(1) if found else leaf.message.splitlines()[0]
             return f"not valid JSON, most likely cut short ({detail})"
