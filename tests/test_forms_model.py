@@ -18,6 +18,7 @@ from fleet_tui.forms import (
     UnionNode,
     build_form,
 )
+from tests.fixtures.schema_bombs import schema_bomb
 
 
 def obj(properties: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict:
@@ -203,6 +204,18 @@ def test_recursive_expansion_is_bounded():
     form = build_form(RECURSIVE)
     kinds = [n.kind for n in form.root.walk()]  # walking builds every level: it must stop
     assert kinds[-1] == "raw"
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("keyword", ["anyOf", "allOf"])
+def test_a_schema_bomb_is_one_raw_field_never_expanded_nor_validated(keyword):
+    form = build_form(schema_bomb(keyword=keyword))
+    assert form.too_complex == "schema too complex to validate: nested deeper than 64 levels"
+    assert form.schema_problem == form.too_complex
+    assert isinstance(form.root, RawNode)
+    form.load({"value": 5})  # the bottom wants a string: a validator would try 2^40 branches
+    assert form.value() == {"value": 5}
+    assert form.errors() == []
 
 
 def test_unresolvable_ref_becomes_raw_for_that_field_only():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fleet_tui.forms.budget import complexity_note
 from fleet_tui.forms.builder import NodeBuilder
 from fleet_tui.forms.nodes import MapNode, Node, ObjectNode, Path, RawNode, UnionNode
 from fleet_tui.forms.schema import Schema, SchemaContext
@@ -13,8 +14,10 @@ from fleet_tui.forms.validation import ArgumentValidator, FieldError, map_errors
 class Form:
     """The fields of a tool's arguments, their values, and what is wrong with them."""
 
-    def __init__(self, schema: Schema) -> None:
+    def __init__(self, schema: Schema, *, too_complex: str | None = None) -> None:
         self.schema = schema
+        self.too_complex = too_complex
+        """Why the tool's own schema was set aside for this one (see `build_form`), or None."""
         self._context = SchemaContext(schema)
         self._builder = NodeBuilder(self._context, self._matches)
         self._validator: ArgumentValidator | None = None
@@ -29,7 +32,7 @@ class Form:
     @property
     def schema_problem(self) -> str | None:
         """Why the schema cannot be used for validation, if it cannot."""
-        return self.validator.problem
+        return self.too_complex or self.validator.problem
 
     def load(self, arguments: Any) -> None:
         """Fill the form from arguments; what cannot be shown as a field becomes raw JSON."""
@@ -100,7 +103,12 @@ def _step(node: Node, key: str | int) -> Node | None:
 
 
 def build_form(schema: Any) -> Form:
-    """A form for any JSON value used as a schema; never raises (bad parts become raw JSON)."""
+    """A form for any JSON value used as a schema; never raises (bad parts become raw JSON).
+    A schema over the budget (forms/budget.py) is neither expanded nor validated: the form is
+    one raw JSON field, and `too_complex` says why."""
+    note = complexity_note(schema)
+    if note is not None:
+        return Form(True, too_complex=note)
     try:
         return Form(schema)
     except Exception:  # a schema no rule foresaw: fall back to one raw JSON field

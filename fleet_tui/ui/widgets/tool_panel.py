@@ -1,7 +1,8 @@
 """The selected tool: its name and description, its arguments form, and the Call button.
 
 The form is the forms package's `ToolForm`. If it cannot be built for a tool (a schema broken
-beyond what the form model tolerates), that tool gets a raw JSON editor instead.
+beyond what the form model tolerates, or too complex to validate), that tool gets a raw JSON
+editor instead.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from textual.message import Message
 from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.envs.base import Tool
-from fleet_tui.forms import FieldError
+from fleet_tui.forms import FieldError, build_form
 from fleet_tui.forms.nodes import parse_json
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import clean, name_line, one_line
@@ -67,9 +68,13 @@ class RawJsonForm(Vertical):
 
 
 def build_form_widget(tool: Tool) -> ToolForm | RawJsonForm:
-    """The form for a tool: ToolForm, or RawJsonForm when ToolForm cannot handle the schema."""
+    """The form for a tool: ToolForm, or RawJsonForm when ToolForm cannot handle the schema
+    or the schema is too complex to validate (then nothing checks the arguments here)."""
     try:
-        return ToolForm(tool.input_schema)
+        form = build_form(tool.input_schema)
+        if form.too_complex:
+            return RawJsonForm(f"{form.too_complex}; type the arguments as JSON.")
+        return ToolForm(form)
     except Exception as error:
         return RawJsonForm(f"No form for this schema ({error}); type the arguments as JSON.")
 
