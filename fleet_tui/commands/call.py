@@ -76,9 +76,12 @@ def run(args: argparse.Namespace) -> int:
     target = target_from_args(args)
 
     async def work(env: Env) -> int:
-        for warning in unknown_arguments(await env.list_tools(), args.tool, arguments):
+        tools = await env.list_tools()
+        for warning in unknown_arguments(tools, args.tool, arguments):
             warn(warning)
         result = await env.call_tool(args.tool, arguments)
+        for warning in unchecked_output(tools, args.tool):
+            warn(warning)
         files = BlockFiles(args.save_images, args.tool)
         if args.json:
             print_json(result_json(args.tool, result, files))
@@ -102,6 +105,15 @@ def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -
         return []
     known = ", ".join(map(visible, properties))
     return [f"{visible(name)} has no argument {key!r} (it takes: {known})" for key in unknown]
+
+
+def unchecked_output(tools: list[Tool], name: str) -> list[str]:
+    """A warning when the tool's output schema is too complex to check its result against."""
+    from fleet_tui.forms.budget import complexity_note
+
+    tool = next((tool for tool in tools if tool.name == name), None)
+    note = complexity_note(tool.output_schema) if tool and tool.output_schema else None
+    return [f"{visible(name)}: not checked, the output {note}"] if note else []
 
 
 class BlockFiles:

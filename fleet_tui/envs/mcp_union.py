@@ -32,6 +32,7 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.errors import describe_error, is_retryable, leaf_errors
 from fleet_tui.envs.results import error_result, tool_from_mcp, tool_result_from_mcp
+from fleet_tui.envs.tool_call import tool_call
 from fleet_tui.untrusted import visible
 
 if TYPE_CHECKING:
@@ -457,16 +458,17 @@ class McpUnion:
         if endpoint is None:
             known = ", ".join(sorted(visible(tool.name) for tool in tools)) or "none"
             raise EnvError(f"unknown tool {name!r} (available: {known})")
-        broken = next((tool.broken for tool in tools if tool.name == name), None)
-        if broken is not None:
+        tool = next(tool for tool in tools if tool.name == name)
+        if tool.broken is not None:
             raise EnvError(
                 f"tool {name!r} is broken and was not called: the server lists it wrongly "
-                f"({visible(broken)})"
+                f"({visible(tool.broken)})"
             )
+        output_schema = tool.output_schema
         started = time.monotonic()
         try:
             result = await endpoint.request(
-                lambda session: session.call_tool(name, arguments), self.timeouts.call
+                tool_call(name, arguments, output_schema), self.timeouts.call
             )
         except EndpointDown as error:
             raise EnvError(
