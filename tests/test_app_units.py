@@ -90,6 +90,15 @@ def test_structured_content_is_checked_against_the_output_schema():
     assert bad.structured.problems == ["$.n: 'one' is not of type 'integer'"]
 
 
+@pytest.mark.timeout(30)
+def test_structured_content_is_never_checked_against_a_remote_schema(silent_url):
+    tool = Tool(name="t", output_schema={"properties": {"n": {"$ref": silent_url}}})
+    plan = plan_result(ToolResult(structured={"n": 1}), tool)
+    assert plan.structured.problems == [
+        f"cannot check against the output schema: Unresolvable: {silent_url}"
+    ]
+
+
 def test_call_command_round_trips_target_and_arguments():
     target = Target(env_key="tracker", local=True)
     assert call_command(target, "get_issue", {"issue_id": 1}) == (

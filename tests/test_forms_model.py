@@ -218,6 +218,14 @@ def test_a_schema_bomb_is_one_raw_field_never_expanded_nor_validated(keyword):
     assert form.errors() == []
 
 
+@pytest.mark.timeout(30)
+def test_a_remote_ref_is_never_fetched(silent_url):
+    form = build_form(obj({"a": {"$ref": silent_url}}))
+    form.load({"a": 1})
+    assert form.errors() == []
+    assert "schema cannot be used for validation" in form.schema_problem
+
+
 def test_unresolvable_ref_becomes_raw_for_that_field_only():
     form = build_form(obj({"a": {"$ref": "#/$defs/Missing"}, "b": {"type": "string"}}))
     assert isinstance(form.node_at(("a",)), RawNode)

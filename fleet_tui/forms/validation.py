@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from jsonschema import Draft202012Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
+from referencing import Registry
 
 from fleet_tui.forms.schema import Schema
 
@@ -60,6 +61,11 @@ def _is_uri(value: object) -> bool:
 
 FORMAT_CHECKER = _format_checker()
 
+LOCAL_REFS: Registry = Registry()
+"""The registry to validate with: `$ref`s resolve inside the schema (and the bundled
+metaschemas) only. By default jsonschema fetches an http(s) `$ref` with no timeout, on the
+thread that validates, and that schema would escape the budget (forms/budget.py)."""
+
 
 class ArgumentValidator:
     """A compiled validator for one schema (Draft 2020-12 unless `$schema` says otherwise).
@@ -72,7 +78,7 @@ class ArgumentValidator:
         self.problem: str | None = None
         try:
             cls = validators.validator_for(schema, default=Draft202012Validator)
-            self._validator: Any = cls(schema, format_checker=FORMAT_CHECKER)
+            self._validator: Any = cls(schema, format_checker=FORMAT_CHECKER, registry=LOCAL_REFS)
         except Exception as exc:  # a schema of any shape must not break the form
             self.problem = f"schema cannot be used for validation: {exc}"
             self._validator = None

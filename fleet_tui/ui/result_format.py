@@ -26,6 +26,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
 )
 from fleet_tui.forms.budget import complexity_note
+from fleet_tui.forms.validation import LOCAL_REFS
 from fleet_tui.ui.safe_text import clean
 from fleet_tui.ui.widgets.text_pager import PagerText
 
@@ -170,7 +171,7 @@ def schema_problems(value: Any, schema: dict[str, Any]) -> list[str]:
             schema, jsonschema.Draft202012Validator
         )
         validator_class.check_schema(schema)
-        validator = validator_class(schema)
+        validator = validator_class(schema, registry=LOCAL_REFS)
         errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
     except jsonschema.SchemaError as error:
         return [f"the tool's output schema is invalid: {error.message}"]
