@@ -77,13 +77,30 @@ def test_a_combinator_with_too_many_branches_is_refused():
     assert over_budget({"oneOf": branches[:-1]}) is None
 
 
-def test_a_bomb_through_anchors_is_followed_and_refused():
+DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
+DRAFT_4 = "http://json-schema.org/draft-04/schema#"
+
+
+@pytest.mark.parametrize(
+    ("dialect", "key", "name", "ref"),
+    [
+        (DRAFT_2020, "$anchor", "L{}", "#L{}"),
+        (DRAFT_2020, "$id", "http://x.test/d/L{}", "L{}"),
+        (DRAFT_4, "id", "http://x.test/d/L{}", "L{}"),
+    ],
+    ids=["$anchor", "$id", "draft-04 id"],
+)
+def test_a_bomb_through_anchors_or_ids_is_followed_and_refused(dialect, key, name, ref):
+    """References resolve as jsonschema resolves them (a relative one against the `$id` of
+    the subschema it is in)."""
     defs = {
-        f"L{i}": {"$anchor": f"L{i}", "anyOf": [{"$ref": f"#L{i + 1}"}, {"$ref": f"#L{i + 1}"}]}
+        f"L{i}": {key: name.format(i), "anyOf": [{"$ref": ref.format(i + 1)}] * 2}
         for i in range(18)
     }
-    defs["L18"] = {"$anchor": "L18", "type": "string"}
-    assert over_budget(with_defs({"$ref": "#L0"}, **defs)) == TOO_MANY
+    defs["L18"] = {key: name.format(18), "type": "string"}
+    start = {key: name.format("a"), "allOf": [{"$ref": ref.format(0)}]}
+    schema = {"$schema": dialect, "definitions": defs, "properties": {"a": start}}
+    assert over_budget(schema) == TOO_MANY
 
 
 @pytest.mark.parametrize(

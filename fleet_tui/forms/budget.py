@@ -101,7 +101,7 @@ class _Walk:
             raise _OverBudget(f"nested deeper than {MAX_DEPTH} levels")
         if not isinstance(schema, dict):
             return
-        if isinstance(schema.get("$id"), str) and depth > 0:
+        if depth > 0 and self._specification.id_of(schema) is not None:
             scope = self._enter(schema, scope)
         for keyword in _REFS:
             ref = schema.get(keyword)
@@ -148,7 +148,8 @@ class _Walk:
         return self._looked_up[key]
 
     def _enter(self, schema: dict[str, Any], scope: int) -> int:
-        """The scope of a subschema with its own `$id` (references inside resolve against it)."""
+        """The scope of a subschema with its own `$id` (`id` in old drafts): references inside
+        resolve against it."""
         key = (scope, id(schema))
         if key not in self._entered:
             resolver = self._resolvers[scope]
