@@ -7,9 +7,10 @@ them never ends. `over_budget(schema)` walks the schema the way a validator woul
 in milliseconds and a schema within the limits is cheap to validate by construction.
 
 A recursive schema (a tree of nodes) is fine: a `$ref` back to a schema being expanded is not
-expanded again, as long as it goes one step into the value (a validator then follows it only as
-deep as the value is). A cycle that stays on the same value is refused: validators never finish
-it, or redo it twice per level when it is applied twice at the same place.
+expanded again, as long as it goes into the value (a validator then follows it only as deep as
+the value is). Refused: a cycle that stays on one value (validators never finish it), and
+recursion that can reach one value by two routes (`next: anyOf [Node, Node]`, or cycles through
+`x` and `x/x`): the routes double with each level of the value.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class _Walk:
         self.nodes = 0
         self._expanding: dict[int, tuple[int, Place]] = {}
         """Schemas being expanded (by id), with their expansion number and where they began."""
-        self._back_refs: dict[int, _Places] = {}
+        self._back_refs: dict[int, _Routes] = {}
         self._expansions = 0
 
     def visit(self, schema: Any, place: Place, depth: int, scope: int = 0) -> None:
@@ -129,10 +130,9 @@ class _Walk:
         into = place[len(began) :]
         if not into:
             raise _OverBudget(f"$ref {_shown(ref)} refers back to itself on the same value")
-        if not self._back_refs.setdefault(number, _Places()).add(into):
-            raise _OverBudget(
-                f"$ref {_shown(ref)} is applied twice to the same value at each level"
-            )
+        self.nodes += len(into) ** 2  # what `_Routes.add` costs, so it is bounded too
+        if not self._back_refs.setdefault(number, _Routes()).add(into):
+            raise _OverBudget(f"$ref {_shown(ref)} can reach one value by two routes")
 
     def _lookup(self, ref: str, scope: int) -> tuple[Any, int] | None:
         """The schema `ref` points at (resolved as jsonschema would) and its scope, or None."""
@@ -196,30 +196,75 @@ def _listed(value: Any, *, single: bool = False) -> list[Any]:
     return [value] if single else []
 
 
-class _Places:
-    """Where in the value one expansion's `$ref`s back to it apply (relative to its start)."""
+class _Routes:
+    """The places (relative to where one expansion began) where `$ref`s lead back to it.
+
+    A value n levels deep is reached through a sequence of these places; it is reached by one
+    route only when no sequence reads two ways, which holds when no place begins another one,
+    or when no place ends another one. A step for any key is taken to match every key.
+    """
 
     def __init__(self) -> None:
-        self._places: set[Place] = set()
-        self._shapes: set[Place] = set()
-        self._any_key_shapes: set[Place] = set()
+        self._starts = _Affixes()
+        self._ends = _Affixes()
+        self._one_way = {"starts": True, "ends": True}
 
     def add(self, place: Place) -> bool:
-        """Add `place`; False when it may be the same value as one added before (equal, or
-        equal once the steps standing for any key are matched)."""
-        shape = _shape(place)
-        any_key = _ANY_KEY in place
-        if (
-            place in self._places
-            or shape in self._any_key_shapes
-            or (any_key and shape in self._shapes)
+        """Add `place`; False when some value may now be reached by two routes."""
+        for side, affixes, word in (
+            ("starts", self._starts, place),
+            ("ends", self._ends, place[::-1]),
         ):
-            return False
-        self._places.add(place)
+            if affixes.clashes(word):
+                self._one_way[side] = False
+            affixes.add(word)
+        return any(self._one_way.values())
+
+
+class _Affixes:
+    """Words (places), to tell whether a new word begins one of them or one of them begins it."""
+
+    def __init__(self) -> None:
+        self._words: set[Place] = set()
+        self._shapes: set[Place] = set()
+        self._any_key_shapes: set[Place] = set()
+        self._heads: set[Place] = set()
+        self._head_shapes: set[Place] = set()
+        self._any_key_head_shapes: set[Place] = set()
+
+    def clashes(self, word: Place) -> bool:
+        for head in _heads(word):  # a word already added begins this one (or equals it)
+            shape = _shape(head)
+            if (
+                head in self._words
+                or shape in self._any_key_shapes
+                or (_ANY_KEY in head and shape in self._shapes)
+            ):
+                return True
+        shape = _shape(word)  # this word begins one already added
+        return (
+            word in self._heads
+            or shape in self._any_key_head_shapes
+            or (_ANY_KEY in word and shape in self._head_shapes)
+        )
+
+    def add(self, word: Place) -> None:
+        for head in _heads(word):
+            shape = _shape(head)
+            self._heads.add(head)
+            self._head_shapes.add(shape)
+            if _ANY_KEY in head:
+                self._any_key_head_shapes.add(shape)
+        shape = _shape(word)
+        self._words.add(word)
         self._shapes.add(shape)
-        if any_key:
+        if _ANY_KEY in word:
             self._any_key_shapes.add(shape)
-        return True
+
+
+def _heads(word: Place) -> list[Place]:
+    """The words that begin `word`, itself included."""
+    return [word[:length] for length in range(1, len(word) + 1)]
 
 
 def _shape(place: Place) -> Place:
