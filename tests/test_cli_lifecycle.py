@@ -1,5 +1,5 @@
 """The headless commands' lifecycle end to end: --keep and --instance, one-line errors with
-their exit codes, and Ctrl+C / SIGTERM while an instance is being provisioned.
+their exit codes, and Ctrl+C / SIGTERM / SIGHUP while an instance is being provisioned.
 """
 
 from __future__ import annotations
@@ -137,7 +137,9 @@ def slow_host(local_host) -> Iterator[SlowCreateProxy]:
     proxy.stop()
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+)
 def test_signal_during_provisioning_closes_the_instance(local_host, slow_host, sig, code):
     before_all = set(local_host.registry.instances)
     before_running = running_ids(local_host)

@@ -1,20 +1,18 @@
 """Run a headless command on an env: connect, work, and always close — after an error, on
-Ctrl+C (asyncio.run cancels the main task) and on SIGTERM (handled the same way here).
+Ctrl+C (asyncio.run cancels the main task) and on SIGTERM or SIGHUP (handled the same way here).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
 from collections.abc import Awaitable, Callable
 
 from fleet_tui.commands.output import err, one_line, warn
 from fleet_tui.envs.base import Env, EnvError
+from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.targets import Target
 
 Work = Callable[[Env], Awaitable[int]]
-EXIT_TERMINATED = 128 + signal.SIGTERM
 
 
 def run_on_env(target: Target, work: Work) -> int:
@@ -26,49 +24,31 @@ async def _run(target: Target, work: Work) -> int:
     from fleet_tui.envs.errors import describe_error
     from fleet_tui.targets import make_env
 
-    terminated = _cancel_on_sigterm()
-    env = make_env(target)
-    try:
-        await env.connect(progress=err)
-        for warning in env.warnings():
-            warn(warning)
-        return await work(env)
-    except asyncio.CancelledError:
-        if not terminated.is_set():
-            raise
-        err("fleet-tui: terminated")
-        return EXIT_TERMINATED
-    except BrokenPipeError:  # the reader of stdout went away (`| head`): cli.main ends quietly
-        raise
-    except EnvError as error:  # its text may come from the env: one clean line
-        raise EnvError(one_line(error.message), exit_code=error.exit_code) from None
-    except Exception as error:
-        raise EnvError(one_line(f"unexpected error: {describe_error(error)}")) from None
-    finally:
-        warnings_before = set(env.warnings())
-        await env.close()
-        for warning in env.warnings():
-            if warning not in warnings_before:
+    with stop_on_signals(asyncio.current_task().cancel) as stop:
+        env = make_env(target)
+        try:
+            await env.connect(progress=err)
+            for warning in env.warnings():
                 warn(warning)
-        _say_if_kept(env)
-
-
-def _cancel_on_sigterm() -> asyncio.Event:
-    """Make SIGTERM cancel the current task, like Ctrl+C does; the event says it happened."""
-    terminated = asyncio.Event()
-    task = asyncio.current_task()
-    loop = asyncio.get_running_loop()
-
-    def on_sigterm() -> None:
-        if terminated.is_set():  # already closing: let the cleanup finish
-            return
-        terminated.set()
-        if task is not None:
-            task.cancel()
-
-    with contextlib.suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
-    return terminated
+            return await work(env)
+        except asyncio.CancelledError:
+            if stop.exit_code is None:
+                raise
+            err("fleet-tui: terminated")
+            return stop.exit_code
+        except BrokenPipeError:  # the reader of stdout went away (`| head`): cli.main ends quietly
+            raise
+        except EnvError as error:  # its text may come from the env: one clean line
+            raise EnvError(one_line(error.message), exit_code=error.exit_code) from None
+        except Exception as error:
+            raise EnvError(one_line(f"unexpected error: {describe_error(error)}")) from None
+        finally:
+            warnings_before = set(env.warnings())
+            await env.close()
+            for warning in env.warnings():
+                if warning not in warnings_before:
+                    warn(warning)
+            _say_if_kept(env)
 
 
 def _say_if_kept(env: Env) -> None:
