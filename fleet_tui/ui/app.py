@@ -2,7 +2,8 @@
 
 The app talks only to an `Env`. Every bit of I/O runs in a worker: one connection worker
 (connect, reconnect), one call worker at a time (group "call", cancelled by esc), and a
-shutdown worker that closes what fleet-tui created before the app exits.
+shutdown worker that closes what fleet-tui created before the app exits. `run_until_closed`
+closes whatever is still open after the app ended another way (SIGTERM, SIGHUP, a crash).
 
 Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
 time with `add_sidebar_pane`; add keys and palette entries in `keymap.py` (palette entries run
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +31,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from textual.worker import Worker
 
 from fleet_tui.envs.base import EndpointState, Env, EnvError, ResetResult, Tool, ToolResult
+from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.targets import Target, make_env
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command, target_options
@@ -99,6 +102,10 @@ class FleetTuiApp(App[int]):
         self.shutting_down = False
         self.keep_note = keep_note if keep_note is not None else []
         """Filled on exit with lines telling how to attach again to a kept instance."""
+        self.env_closes: set[asyncio.Task[None]] = set()
+        """Closes under way, each in a task of its own that the app's exit does not cancel."""
+        self.close_problems: list[str] = []
+        """Why a close left something running (for after the app: a toast would not be seen)."""
         self.env_ready: Signal[list[Tool]] = Signal(self, "env-ready")
         self.call_finished: Signal[HistoryEntry] = Signal(self, "call-finished")
         self.env_reset: Signal[ResetResult] = Signal(self, "env-reset")
@@ -293,14 +300,31 @@ class FleetTuiApp(App[int]):
         self.env_ready.publish(tools)
 
     async def _close_env(self) -> None:
+        """Close the env in a task of its own: if the app exits meanwhile (a signal, a crash),
+        its workers are cancelled but the close goes on, and `close_for_exit` waits for it."""
         env, self.env = self.env, None
         if env is None:
             return
+        closing = asyncio.create_task(self._close(env), name="fleet-tui-close")
+        self.env_closes.add(closing)
+        closing.add_done_callback(self.env_closes.discard)
+        await asyncio.shield(closing)
+
+    async def _close(self, env: Env) -> None:
+        warnings_before = set(env.warnings())
         try:
             await asyncio.wait_for(env.close(), CLOSE_TIMEOUT_S)
         except Exception as error:
             self.notify(f"Closing failed: {describe(error)}", severity="error", markup=False)
+            self.close_problems.append(f"closing failed: {describe(error)}")
+        self.close_problems += [w for w in env.warnings() if w not in warnings_before]
         self._remember_kept(env)
+
+    async def close_for_exit(self) -> None:
+        """Close what is still open and wait for closes under way: the app's last step,
+        however it ended (quit, signal or crash)."""
+        await self._close_env()
+        await asyncio.gather(*self.env_closes)
 
     def _remember_kept(self, env: Env) -> None:
         info = env.info
@@ -732,9 +756,25 @@ def run_app(target: Target, args: Any = None) -> int:
     app = FleetTuiApp(target, keep_note=keep_note, env_factory=features.env_factory)
     app.extensions.append(features.install)
     try:
-        code = app.run()
+        code = asyncio.run(run_until_closed(app))
     finally:
         keep_note += features.close()
     for line in keep_note:
         print(line)
-    return int(code or 0)
+    return code
+
+
+async def run_until_closed(app: FleetTuiApp) -> int:
+    """Run the app, then close what it created — after a quit, an unhandled exception (exit
+    code 1), or SIGTERM or SIGHUP (the app exits at once; 128 + the signal's number).
+    Textual has restored the terminal by then; closing is bounded by its timeouts."""
+    with stop_on_signals(app.exit) as stop:
+        try:
+            await app.run_async()
+        finally:
+            if app.env is not None or app.env_closes:
+                print("fleet-tui: closing what fleet-tui created…", file=sys.stderr, flush=True)
+            await app.close_for_exit()
+            for problem in app.close_problems:
+                print(f"fleet-tui: {clean(problem)}", file=sys.stderr, flush=True)
+    return stop.exit_code or app.return_code or 0
