@@ -36,10 +36,21 @@ async def wait_connected(pilot: Pilot, timeout: float = 30.0) -> None:
     await pilot.pause()
 
 
+def decoding(app) -> bool:
+    """True while an image view is still decoding its image."""
+    from fleet_tui.ui.widgets.image_view import ImageView
+
+    return any(w.group == ImageView.DECODE_GROUP and not w.is_finished for w in app.workers)
+
+
 async def wait_idle(pilot: Pilot, timeout: float = 30.0) -> None:
-    """Wait until no call is running and no computer action is queued."""
+    """Wait until no call is running, no computer action is queued and no image is decoding."""
     app = pilot.app
-    await wait_for(pilot, lambda: not app.call_running and not app.pending_actions, timeout)
+
+    def idle() -> bool:
+        return not app.call_running and not app.pending_actions and not decoding(app)
+
+    await wait_for(pilot, idle, timeout)
     await pilot.pause()
 
 

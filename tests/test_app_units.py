@@ -61,8 +61,10 @@ def test_backend_choice_and_decode_failure(monkeypatch):
     with pytest.raises(ValueError, match="unknown image backend"):
         images.choose_backend("braille")
     images.choose_backend("halfcell")
-    with pytest.raises(ValueError, match="cannot decode image"):
-        images.decode(b"\x89PNG not really")
+    refused = images.prepare(b"\x89PNG not really", "image/png", None)
+    assert (
+        refused.picture is None and refused.error == "cannot show image/png (15 B): not a valid PNG"
+    )
 
 
 def test_text_parts_pick_json_markdown_plain_or_pager():

@@ -161,15 +161,21 @@ class SessionRecorder:
         return RecordedResult(blocks=blocks, **fields)
 
     def _store_image(self, block: ImageBlock) -> StoredImage:
-        digest = hashlib.sha256(block.data).hexdigest()
-        extension = _EXTENSIONS.get(block.mime_type, "bin")
-        folder = images_dir(self.path)
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{digest}.{extension}"
-        if not target.exists():
-            partial = target.with_suffix(".part")
-            partial.write_bytes(block.data)
-            partial.replace(target)
+        target = store_image(images_dir(self.path), block.data, block.mime_type)
         return StoredImage(
-            mime_type=block.mime_type, sha256=digest, file=f"{folder.name}/{target.name}"
+            mime_type=block.mime_type,
+            sha256=target.stem,
+            file=f"{target.parent.name}/{target.name}",
         )
+
+
+def store_image(folder: Path, data: bytes, mime_type: str) -> Path:
+    """Write image bytes as `folder/<sha256>.<ext>` (once: the name is the content's hash)."""
+    digest = hashlib.sha256(data).hexdigest()
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{digest}.{_EXTENSIONS.get(mime_type, 'bin')}"
+    if not target.exists():
+        partial = target.with_suffix(".part")
+        partial.write_bytes(data)
+        partial.replace(target)
+    return target

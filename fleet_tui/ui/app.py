@@ -18,6 +18,7 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual import on
@@ -87,6 +88,7 @@ class FleetTuiApp(App[int]):
         *,
         env_factory: Callable[[Target], Env] = make_env,
         keep_note: list[str] | None = None,
+        image_folder: Path | None = None,
     ) -> None:
         super().__init__()
         self.target = target
@@ -106,6 +108,8 @@ class FleetTuiApp(App[int]):
         """Closes under way, each in a task of its own that the app's exit does not cancel."""
         self.close_problems: list[str] = []
         """Why a close left something running (for after the app: a toast would not be seen)."""
+        self.image_folder = image_folder
+        """Where images too large to show are saved (None: a temporary folder)."""
         self.env_ready: Signal[list[Tool]] = Signal(self, "env-ready")
         self.call_finished: Signal[HistoryEntry] = Signal(self, "call-finished")
         self.env_reset: Signal[ResetResult] = Signal(self, "env-reset")
@@ -501,7 +505,7 @@ class FleetTuiApp(App[int]):
     async def _after_computer_action(self, entry: HistoryEntry, result: ToolResult) -> None:
         shots = result.images()
         if shots and self.computer_use:
-            self.screenshot_pane.show(shots[-1].data)
+            self.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)
         elif entry.tool == COMPUTER_TOOL and entry.arguments.get("action") != "screenshot":
             self.pending_actions.insert(0, {"action": "screenshot"})
 
@@ -625,13 +629,20 @@ class FleetTuiApp(App[int]):
 
     # -- images ----------------------------------------------------------------------------------
 
-    def open_image(self, data: bytes | None) -> None:
-        if data:
-            self.push_screen(ImageScreen(data))
+    def open_image(self, view: ImageView) -> None:
+        if view.picture is not None:
+            self.push_screen(ImageScreen(view))
 
     def save_image(self, view: ImageView) -> None:
+        """Write the image shown in `view` as a PNG in the current folder (in a thread)."""
+        if view.picture is None or view.data is None:
+            self.notify("Not saved: no image to save", severity="error", markup=False)
+            return
+        self.run_worker(self._save_image(view.data, view.mime_type), exit_on_error=False)
+
+    async def _save_image(self, data: bytes, mime_type: str) -> None:
         try:
-            path = view.save_png()
+            path = await asyncio.to_thread(images.save_png, data, mime_type, Path.cwd())
         except (ValueError, OSError) as error:
             self.notify(f"Not saved: {error}", severity="error", markup=False)
             return
@@ -753,7 +764,12 @@ def run_app(target: Target, args: Any = None) -> int:
 
     features = TaskFeatures.from_args(target, args)
     keep_note: list[str] = []
-    app = FleetTuiApp(target, keep_note=keep_note, env_factory=features.env_factory)
+    app = FleetTuiApp(
+        target,
+        keep_note=keep_note,
+        env_factory=features.env_factory,
+        image_folder=features.images_folder,
+    )
     app.extensions.append(features.install)
     try:
         code = asyncio.run(run_until_closed(app))

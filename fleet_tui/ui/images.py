@@ -1,4 +1,4 @@
-"""Which textual-image backend draws images, and decoding image bytes safely.
+"""Which textual-image backend draws images, and preparing image bytes for drawing.
 
 `auto` lets textual-image probe the terminal (Kitty graphics, Sixel, else half-cell blocks).
 `FLEET_TUI_IMAGE_BACKEND` or `--image-backend` force one. The probe runs when
@@ -8,12 +8,19 @@ app starts (`run_app` does).
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import io
 import os
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image as PILImage
+
+from fleet_tui import image_data
+from fleet_tui.session.recorder import store_image
+from fleet_tui.ui.result_format import human_bytes
+from fleet_tui.ui.safe_text import name_line
 
 BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
 ENV_VAR = "FLEET_TUI_IMAGE_BACKEND"
@@ -48,19 +55,52 @@ def image_widget_class() -> type:
     }[backend()]
 
 
-def decode(data: bytes) -> PILImage.Image:
-    """Decode image bytes fully (so a truncated image fails here, not while drawing).
+DISPLAY_MAX_SIDE = 2048
+"""A decoded image is drawn from a copy at most this many pixels wide and high (drawing
+copies the picture each time, on the UI thread)."""
 
-    Raises ValueError with a short reason.
-    """
+
+@dataclass(frozen=True)
+class Prepared:
+    """An image ready to draw, or the message saying why it cannot be."""
+
+    picture: PILImage.Image | None
+    """The picture to draw, scaled down to DISPLAY_MAX_SIDE."""
+    size: tuple[int, int] = (0, 0)
+    """The image's own size in pixels (clicks map to these)."""
+    error: str | None = None
+
+
+def prepare(data: bytes, mime_type: str, spill_folder: Path | None) -> Prepared:
+    """Decode `data` for drawing (slow: run it in a thread). An image past the pixel cap is
+    not decoded: its bytes go to `spill_folder` (or a temporary folder) and the message
+    names the file."""
     try:
-        image = PILImage.open(io.BytesIO(data))
-        image.load()
-    except Exception as error:
-        raise ValueError(f"cannot decode image ({len(data)} bytes): {error}") from error
-    if image.mode not in ("RGB", "RGBA"):
-        image = image.convert("RGBA")
-    return image
+        picture = image_data.decode(data, mime_type)
+    except image_data.ImageTooLarge as error:
+        return Prepared(None, error.size, f"{error}: {_spill(data, mime_type, spill_folder)}")
+    except image_data.ImageRefused as error:
+        return Prepared(None, error=f"cannot show {_describe(data, mime_type)}: {error}")
+    size = picture.size
+    picture.thumbnail((DISPLAY_MAX_SIDE, DISPLAY_MAX_SIDE))
+    return Prepared(picture, size)
+
+
+def _describe(data: bytes, mime_type: str) -> str:
+    return f"{name_line(mime_type, 40)} ({human_bytes(len(data))})"
+
+
+def _spill(data: bytes, mime_type: str, folder: Path | None) -> str:
+    try:
+        return f"saved to {store_image(folder or _temporary_folder(), data, mime_type)}"
+    except OSError as error:
+        return f"not saved ({error.strerror or error})"
+
+
+@functools.cache
+def _temporary_folder() -> Path:
+    """One folder per process for images too large to show when no session is recorded."""
+    return Path(tempfile.mkdtemp(prefix="fleet-tui-images-"))
 
 
 def fit_cells(
@@ -103,8 +143,10 @@ def cell_pixel_size() -> tuple[int, int]:
     return (size.width or 10, size.height or 20)
 
 
-def save_png(picture: PILImage.Image, folder: Path) -> Path:
-    """Write `picture` as `fleet-tui-<hash>.png` in `folder` and return the path."""
+def save_png(data: bytes, mime_type: str, folder: Path) -> Path:
+    """Decode `data` at full size and write it as `fleet-tui-<hash>.png` in `folder` (slow:
+    run it in a thread). Raises ImageRefused or OSError."""
+    picture = image_data.decode(data, mime_type)
     digest = hashlib.sha256(picture.tobytes()).hexdigest()[:12]
     path = folder / f"fleet-tui-{digest}.png"
     picture.save(path, format="PNG")

@@ -20,13 +20,15 @@ class ImageScreen(ModalScreen[tuple[int, int] | None]):
     BINDINGS = bindings_for("image")
     DEFAULT_CSS = "ImageScreen { background: $background; }"
 
-    def __init__(self, data: bytes, *, clickable: bool = False) -> None:
+    def __init__(self, source: ImageView, *, clickable: bool = False) -> None:
+        """Shows what `source` shows (already decoded: it is not decoded again)."""
         super().__init__()
-        self.data = data
+        self.source = source
         self.clickable = clickable
 
     def compose(self) -> ComposeResult:
-        yield ImageView(self.data, id="full-image")
+        source = self.source
+        yield ImageView(source.data, source.mime_type, prepared=source.prepared, id="full-image")
         yield Footer()
 
     def action_close(self) -> None:

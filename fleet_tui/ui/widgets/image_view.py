@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import asyncio
 
 from PIL import Image as PILImage
 from textual import events
@@ -17,7 +17,12 @@ from fleet_tui.ui.safe_text import literal
 
 
 class ImageView(Widget):
-    """Shows one image (bytes) as large as its box allows; clicks report image pixel coordinates."""
+    """Shows one image (bytes) as large as its box allows; clicks report image pixel coordinates.
+
+    Decoding runs in a thread worker (group DECODE_GROUP); `Ready` is posted when it is done.
+    """
+
+    DECODE_GROUP = "image-decode"
 
     DEFAULT_CSS = """
     ImageView { height: 1fr; width: 1fr; }
@@ -34,12 +39,28 @@ class ImageView(Widget):
             self.x = x
             self.y = y
 
-    def __init__(self, data: bytes | None = None, *, id: str | None = None, classes: str = ""):
+    class Ready(Message):
+        """The image was decoded, or found not to be showable."""
+
+        def __init__(self, view: ImageView) -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(
+        self,
+        data: bytes | None = None,
+        mime_type: str = "image/png",
+        *,
+        prepared: images.Prepared | None = None,
+        id: str | None = None,
+        classes: str = "",
+    ):
+        """`prepared`: `data` already decoded (by another view), so it is not decoded again."""
         super().__init__(id=id, classes=classes)
-        self.data: bytes | None = None
-        self.picture: PILImage.Image | None = None
-        self.error: str | None = None
-        self._pending = data
+        self.data = data
+        self.mime_type = mime_type
+        self.prepared: images.Prepared | None = None
+        self._given = prepared
 
     def compose(self) -> ComposeResult:
         with Center():
@@ -47,24 +68,53 @@ class ImageView(Widget):
         yield Static("", classes="image-error", markup=False)
 
     def on_mount(self) -> None:
-        self.show(self._pending)
+        if self._given is not None:
+            self._draw(self._given)
+        else:
+            self.show(self.data, self.mime_type)
+        self._given = None
 
-    def show(self, data: bytes | None) -> None:
-        """Display `data` (PNG, JPEG, ...), or a message saying why it cannot be shown."""
-        self.data = data
-        self.picture, self.error = None, None
+    @property
+    def picture(self) -> PILImage.Image | None:
+        """The decoded picture (scaled down for drawing), None while decoding or on error."""
+        return self.prepared.picture if self.prepared else None
+
+    @property
+    def error(self) -> str | None:
+        return self.prepared.error if self.prepared else None
+
+    @property
+    def image_size(self) -> tuple[int, int]:
+        """The image's own size in pixels ((0, 0) while unknown)."""
+        return self.prepared.size if self.prepared else (0, 0)
+
+    def show(self, data: bytes | None, mime_type: str = "image/png") -> None:
+        """Display `data` (PNG, JPEG, ...), or a message saying why it cannot be shown. The
+        picture shown before is let go at once; the new one is decoded in a thread."""
+        self.data, self.mime_type = data, mime_type
+        self._draw(None)
         if data is not None:
-            try:
-                self.picture = images.decode(data)
-            except ValueError as error:
-                self.error = str(error)
-        widget = self.query_one("#picture")
-        widget.image = self.picture
+            self.run_worker(
+                self._decode(data, mime_type),
+                group=self.DECODE_GROUP,
+                exclusive=True,
+                exit_on_error=False,
+            )
+
+    async def _decode(self, data: bytes, mime_type: str) -> None:
+        folder = getattr(self.app, "image_folder", None)
+        self._draw(await asyncio.to_thread(images.prepare, data, mime_type, folder))
+
+    def _draw(self, prepared: images.Prepared | None) -> None:
+        self.prepared = prepared
+        self.query_one("#picture").image = self.picture
         message = self.query_one(".image-error", Static)
         message.update(literal(self.error or ""))
         message.display = self.error is not None
         self.query_one(Center).display = self.picture is not None
         self._fit()
+        if prepared is not None:
+            self.post_message(self.Ready(self))
 
     @property
     def rendered_cells(self) -> tuple[int, int]:
@@ -79,7 +129,7 @@ class ImageView(Widget):
         if self.picture is None or not self.size.area:
             return
         columns, rows = images.fit_cells(
-            self.picture.size, (self.size.width, self.size.height), images.cell_pixel_size()
+            self.image_size, (self.size.width, self.size.height), images.cell_pixel_size()
         )
         widget = self.query_one("#picture")
         widget.styles.width = columns
@@ -91,11 +141,5 @@ class ImageView(Widget):
             return
         column = event.screen_x - widget.region.x
         row = event.screen_y - widget.region.y
-        x, y = images.cell_to_pixel((column, row), self.rendered_cells, self.picture.size)
+        x, y = images.cell_to_pixel((column, row), self.rendered_cells, self.image_size)
         self.post_message(self.Clicked(self, x, y))
-
-    def save_png(self, folder: Path | None = None) -> Path:
-        """Write the image as PNG and return the path (raises ValueError without an image)."""
-        if self.picture is None or self.data is None:
-            raise ValueError("no image to save")
-        return images.save_png(self.picture, folder or Path.cwd())

@@ -67,7 +67,7 @@ def part_widget(part: Part) -> Widget:
     if isinstance(part, PagerPart):
         return TextPager(part.text, classes="big")
     if isinstance(part, ImagePart):
-        return ImageView(part.data, classes="result-image")
+        return ImageView(part.data, part.mime_type, classes="result-image")
     if isinstance(part, NotePart):
         return Static(literal(part.text, "italic"), markup=False, classes="note")
     raise TypeError(f"unknown part {part!r}")
@@ -151,7 +151,7 @@ class ResultView(Vertical):
         if view is None:
             self.notify("This result has no image.", severity="warning")
             return
-        self.app.open_image(view.data)
+        self.app.open_image(view)
 
     def action_save_image(self) -> None:
         view = self.current_image()

@@ -80,8 +80,11 @@ class ScreenshotPane(Vertical, can_focus=True):
     def image(self) -> ImageView:
         return self.query_one("#screenshot-image", ImageView)
 
-    def show(self, data: bytes) -> None:
-        self.image.show(data)
+    def show(self, data: bytes, mime_type: str) -> None:
+        self.image.show(data, mime_type)
+        self._show_modes()
+
+    def on_image_view_ready(self) -> None:
         self._show_modes()
 
     def watch_live(self) -> None:
@@ -107,9 +110,9 @@ class ScreenshotPane(Vertical, can_focus=True):
         )
         if self.last_click:
             line.append(f"  last click {self.last_click[0]},{self.last_click[1]}", style="dim")
-        picture = self.image.picture
-        if picture is not None:
-            line.append(f"  {picture.width}x{picture.height}", style="dim")
+        if self.image.picture is not None:
+            width, height = self.image.image_size
+            line.append(f"  {width}x{height}", style="dim")
         self.query_one("#screenshot-modes", Static).update(line)
         self.set_class(self.typing, "-typing")
 
@@ -154,14 +157,14 @@ class ScreenshotPane(Vertical, can_focus=True):
 
     def action_open_image(self) -> None:
         """Full screen; a click there acts like a click on the pane."""
-        if self.image.data is None:
+        if self.image.picture is None:
             return
 
         def clicked(point: tuple[int, int] | None) -> None:
             if point is not None:
                 self.click_at(*point)
 
-        self.app.push_screen(ImageScreen(self.image.data, clickable=True), clicked)
+        self.app.push_screen(ImageScreen(self.image, clickable=True), clicked)
 
     def action_save_image(self) -> None:
         self.app.save_image(self.image)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fleet_tui.envs.base import Env, Task
-from fleet_tui.session.recorder import SessionRecorder, default_session_path
+from fleet_tui.session.recorder import SessionRecorder, default_session_path, images_dir
 from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.targets import Target, make_env
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
@@ -54,6 +54,11 @@ class TaskFeatures:
             timeout_s=getattr(args, "verifier_timeout", None) or DEFAULT_TIMEOUT_S,
             session_to_open=Path(session) if session else None,
         )
+
+    @property
+    def images_folder(self) -> Path | None:
+        """The recorded session's images folder (None when not recording)."""
+        return images_dir(self.recorder.path) if self.recorder else None
 
     def env_factory(self, target: Target) -> Env:
         env = make_env(target)
