@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import resource
 
 from PIL import Image
 
 from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
 from fleet_tui.session.compare import compare_images, compare_results
+from tests.fixtures.mcp_servers import HUGE_SIDE, huge_png, png_bytes
 
 
 def png(color, size=(10, 8), fmt="PNG", point=None):
@@ -38,6 +40,16 @@ def test_images_compare_by_pixels_not_bytes():
     )
     assert compare_images(png("red"), png("red", size=(12, 8))) == "size 10x8 became 12x8"
     assert "cannot decode" in compare_images(png("red"), b"not an image")
+
+
+def test_images_past_the_pixel_cap_are_compared_by_their_bytes_undecoded():
+    huge, other = huge_png(), png_bytes(Image.new("1", (HUGE_SIDE, HUGE_SIDE), 1))
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert compare_images(huge, huge) is None
+    difference = compare_images(huge, other)
+    peak_growth_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) / 1024
+    assert difference == "image too large (12000x12000): the bytes differ (pixels not compared)"
+    assert peak_growth_mb < 100, f"the peak memory grew by {peak_growth_mb:.0f} MB"
 
 
 def test_text_structured_and_error_differences_are_named():

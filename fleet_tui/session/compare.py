@@ -1,5 +1,6 @@
 """Does a replayed result match the recorded one? Text and structured content must be equal,
-images equal pixel for pixel (decoded with Pillow, so re-encoding does not count as a change).
+images equal pixel for pixel (decoded with Pillow, so re-encoding does not count as a change;
+images past the pixel cap are not decoded and must be equal byte for byte).
 
 `ignore_keys` names JSON object keys left out of the comparison (for example `created_at`,
 which an env fills from its own clock).
@@ -7,14 +8,14 @@ which an env fills from its own clock).
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Iterable
 from typing import Any
 
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
+from fleet_tui.image_data import ImageRefused, ImageTooLarge, decode
 
 
 def _without_keys(value: Any, ignore: frozenset[str]) -> Any:
@@ -33,9 +34,10 @@ def _text_value(block: TextBlock, ignore: frozenset[str]) -> Any:
 def compare_images(expected: bytes, actual: bytes) -> str | None:
     """None when both decode to the same pixels, else what differs."""
     try:
-        with Image.open(io.BytesIO(expected)) as a, Image.open(io.BytesIO(actual)) as b:
-            first, second = a.convert("RGBA"), b.convert("RGBA")
-    except (OSError, ValueError) as error:
+        first, second = (decode(data).convert("RGBA") for data in (expected, actual))
+    except ImageTooLarge as error:
+        return None if expected == actual else f"{error}: the bytes differ (pixels not compared)"
+    except ImageRefused as error:
         return f"cannot decode image ({error})"
     if first.size != second.size:
         return f"size {first.size[0]}x{first.size[1]} became {second.size[0]}x{second.size[1]}"
