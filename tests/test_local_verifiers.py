@@ -6,13 +6,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
-import os
-import time
 import zipfile
 
 import fleet
 import httpx
 import pytest
+
+from fleet_tui.local.verifier_worker import MAX_OUTPUT
+from tests.unruly_verifiers import ESCAPING, FLOOD, flood_cut_to, process_alive, started_pids
 
 PASSING = """
 def check_issue_count(env, final_answer=None):
@@ -57,7 +58,7 @@ def bundle(code: str) -> tuple[bytes, str]:
     return data, hashlib.sha256(data).hexdigest()
 
 
-async def execute(env, code: str, function_name: str, timeout: int = 30):
+async def execute(env, code: str, function_name: str, timeout: int = 30, **kwargs):
     data, sha = bundle(code)
     args_array = [{"env": env.instance_id}]
     return await env.execute_verifier_remote(
@@ -67,7 +68,7 @@ async def execute(env, code: str, function_name: str, timeout: int = 30):
         function_name=function_name,
         args=tuple(args_array),
         args_array=args_array,
-        kwargs={},
+        kwargs=kwargs,
         timeout=timeout,
     )
 
@@ -193,7 +194,9 @@ async def test_a_verifier_that_kills_the_pool_is_reported_and_the_pool_comes_bac
         "def kill_pool(env, final_answer=None):\n"
         "    env.db().exec('CREATE TABLE probe (pid INTEGER)')\n"
         "    env.db().exec('INSERT INTO probe VALUES (?)', [os.getpid()])\n"
-        "    os.kill(os.getppid(), signal.SIGKILL)\n"
+        "    supervisor = open(f'/proc/{os.getppid()}/stat').read()\n"
+        "    pool = int(supervisor.rsplit(')', 1)[1].split()[1])\n"
+        "    os.kill(pool, signal.SIGKILL)\n"
         "    time.sleep(60)\n"
     )
     response = await execute(tracker, code, "kill_pool", timeout=20)
@@ -205,11 +208,17 @@ async def test_a_verifier_that_kills_the_pool_is_reported_and_the_pool_comes_bac
     assert (await task_with(PASSING).verify_detailed_async(tracker)).result == 1
 
 
-def process_alive(pid: int) -> bool:
-    for _ in range(50):
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        time.sleep(0.1)
-    return True
+async def test_a_timeout_kills_every_process_the_verifier_started(tracker, tmp_path):
+    pid_file = tmp_path / "pids"
+    response = await execute(tracker, ESCAPING, "escape", timeout=3, final_answer=str(pid_file))
+    assert response.error["type"] == "TimeoutError"
+    assert response.stdout == "started 3\n"
+    pids = started_pids(pid_file)
+    assert len(pids) == 3
+    assert not [pid for pid in pids if process_alive(pid)]
+
+
+async def test_a_flood_of_output_is_cut(tracker):
+    response = await execute(tracker, FLOOD, "flood")
+    assert response.success and response.result == 1.0
+    assert response.stdout == flood_cut_to(MAX_OUTPUT)

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from fleet_tui.capped import OUTPUT_LIMIT
 from fleet_tui.tasks.local_verify import run_verifier_files, run_verifier_snapshots
 from fleet_tui.tasks.snapshot import sqlite_query_fn, take_snapshot
+from tests.unruly_verifiers import ESCAPING, FLOOD, flood_cut_to, process_alive, started_pids
 
 BROKEN = Path(__file__).parent / "data" / "tasks" / "broken-verifiers.json"
 CLOSED_CHECK = """
@@ -99,3 +101,30 @@ async def test_snapshots_are_written_for_the_child(databases):
     }
     verdict = await run_verifier_snapshots(CLOSED_CHECK, snapshots)
     assert verdict.passed, verdict
+
+
+async def test_a_timeout_kills_every_process_the_verifier_started(databases, tmp_path):
+    pid_file = tmp_path / "pids"
+    verdict = await run_verifier_files(ESCAPING, databases, final_answer=str(pid_file), timeout_s=3)
+    assert verdict.error_type == "Timeout"
+    assert verdict.stdout == "started 3\n"  # what it printed before it was stopped
+    pids = started_pids(pid_file)
+    assert len(pids) == 3
+    assert not [pid for pid in pids if process_alive(pid)]
+
+
+async def test_a_verifier_that_leaves_a_process_behind_is_not_waited_for(databases):
+    code = (
+        "import subprocess, sys\n\ndef verify(env, final_answer=None):\n"
+        "    subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)'],\n"
+        "                     start_new_session=True)\n"
+        "    return 1.0\n"
+    )
+    verdict = await run_verifier_files(code, databases, timeout_s=30)
+    assert verdict.passed, verdict  # before, the run waited for the sleeper's end: a timeout
+
+
+async def test_a_flood_of_output_is_cut(databases):
+    verdict = await run_verifier_files(FLOOD, databases)
+    assert verdict.passed
+    assert verdict.stdout == flood_cut_to(OUTPUT_LIMIT)

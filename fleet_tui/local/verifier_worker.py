@@ -5,14 +5,15 @@ job. A job is a JSON file naming the bundle's `verifier.py`, the function, the c
 arguments the SDK sent, the instance's SQLite files and where to write the outcome. The
 verifier receives a fleet-python env (local mode) whose `db("current")` and `db("seed")`
 are that instance's databases, like a verifier running on Fleet. What it prints goes to
-`stdout.txt` beside the job; the outcome (`success`, `result`, `error`) to the result file.
+`stdout.txt` beside the job, cut after MAX_OUTPUT bytes; the outcome (`success`, `result`,
+`error`) to the result file. Each job's child supervises the verifier (`process_tree`): on
+SIGTERM, or when the verifier ends, it kills every process the verifier started.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import functools
 import inspect
 import json
@@ -25,6 +26,12 @@ import sys
 import traceback
 from pathlib import Path
 from typing import Any
+
+from fleet_tui.capped import result_value
+from fleet_tui.process_tree import kill_group, supervise
+
+MAX_OUTPUT = 256 * 1024
+"""Bytes of a verifier's stdout (and of its stderr) kept in the job's files."""
 
 # Lines the SDK's own executors strip: on Fleet the decorator and its import are provided.
 _STRIP = [
@@ -96,14 +103,6 @@ def _arguments(encoded: str | None) -> tuple[list[Any], dict[str, Any]]:
     return args, dict(payload.get("kwargs") or {})
 
 
-def _jsonable(value: Any) -> Any:
-    try:
-        json.dumps(value)
-        return value
-    except (TypeError, ValueError):
-        return repr(value)
-
-
 def execute(job: dict[str, Any]) -> dict[str, Any]:
     try:
         source = Path(job["verifier_path"]).read_text()
@@ -119,7 +118,7 @@ def execute(job: dict[str, Any]) -> dict[str, Any]:
         result = function(_env(job), *args, **kwargs)
         if inspect.iscoroutine(result):
             result = asyncio.run(result)
-        return {"success": True, "result": _jsonable(result), "error": None}
+        return {"success": True, "result": result_value(result), "error": None}
     except BaseException as error:
         return {
             "success": False,
@@ -132,16 +131,18 @@ def execute(job: dict[str, Any]) -> dict[str, Any]:
         }
 
 
-def run_job(job_path: str) -> None:
+def run_job(job_path: str) -> int:
     """Execute one job file and write its outcome where the job says."""
     job = json.loads(Path(job_path).read_text())
     outcome = execute(job)
     sys.stdout.flush()
     Path(job["result_path"]).write_text(json.dumps(outcome))
+    return 0
 
 
 def _run_child(job_path: str, protocol: int) -> None:
-    """In a forked child: own process group, stdout/stderr to files beside the job."""
+    """In a forked child: own session, stdout/stderr to files beside the job, the verifier
+    supervised (it and all it starts are killed when it ends or this child gets SIGTERM)."""
     os.close(protocol)
     os.setsid()
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -152,12 +153,11 @@ def _run_child(job_path: str, protocol: int) -> None:
         target = os.open(scratch / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(target, fd)
         os.close(target)
-    code = 0
+    code = 1
     try:
-        run_job(job_path)
+        code = supervise(functools.partial(run_job, job_path), MAX_OUTPUT)
     except BaseException:
         traceback.print_exc()
-        code = 1
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -201,10 +201,10 @@ def serve() -> None:
             pid, status = os.waitpid(-1, os.WNOHANG)
             if pid == 0:
                 break
+            kill_group(pid)  # what is left of the job's session (where there is no /proc)
             report({"id": children.pop(pid), "exit": os.waitstatus_to_exitcode(status)})
     for pid in children:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
+        kill_group(pid)
 
 
 if __name__ == "__main__":

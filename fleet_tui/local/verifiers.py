@@ -2,8 +2,9 @@
 
 Bundles (a zip holding `verifier.py`) are kept by their SHA-256. Each execution runs in a
 child process forked by the `verifier_worker` pool, against the instance named by the SDK's
-trailing `{"env": instance_id}` argument, and is killed (with its process group) after its
-timeout. The host never unpickles arguments itself: only the child does.
+trailing `{"env": instance_id}` argument, and is stopped after its timeout: the child kills
+every process the verifier started (see `process_tree`), and its session is killed if it has
+not ended STOP_GRACE_S later. The host never unpickles arguments itself: only the child does.
 """
 
 from __future__ import annotations
@@ -31,9 +32,13 @@ from starlette.routing import Route
 
 from fleet_tui.local.orchestrator import json_body
 from fleet_tui.local.registry import HostError, Instance, Registry
+from fleet_tui.process_tree import kill_group
 
 DEFAULT_TIMEOUT, MAX_TIMEOUT = 60, 300
-MAX_STDOUT = 256 * 1024
+MAX_LOG = 256 * 1024
+"""Bytes of the pool's log read back to say why it died."""
+STOP_GRACE_S = 5.0
+"""How long a stopped verifier's child may take to kill what the verifier started."""
 PARALLEL_RUNS = 4
 
 
@@ -121,7 +126,7 @@ class VerifierPool:
                 if name in message and name in futures and not futures[name].done():
                     futures[name].set_result(message[name])
         code = await process.wait()
-        why = _read_text(self.log_path, MAX_STDOUT)[-500:].strip() or "no output"
+        why = _read_text(self.log_path, MAX_LOG)[-500:].strip() or "no output"
         for futures in self.jobs.values():
             for future in futures.values():
                 if not future.done():
@@ -141,12 +146,11 @@ class VerifierPool:
             try:
                 return await asyncio.wait_for(asyncio.shield(futures["exit"]), timeout)
             except TimeoutError:
-                _kill_group(pid)
-                await futures["exit"]
+                await _stop(pid, futures["exit"])
                 return None
         except (asyncio.CancelledError, RuntimeError):  # cancelled, or the pool died
             if pid is not None:
-                _kill_group(pid)
+                kill_group(pid)
             raise
         finally:
             del self.jobs[job_id]
@@ -172,7 +176,7 @@ async def run_verifier(pool: VerifierPool, job: dict[str, Any], timeout: float) 
             code = await pool.run(job_path, timeout)
         except RuntimeError as error:  # the pool itself died
             return _failure("RuntimeError", str(error), "", "")
-        stdout = _read_text(Path(scratch) / "stdout.txt", MAX_STDOUT)
+        stdout = _read_text(Path(scratch) / "stdout.txt")  # cut to MAX_OUTPUT by the child
         if code is None:
             return _failure(
                 "TimeoutError",
@@ -182,7 +186,7 @@ async def run_verifier(pool: VerifierPool, job: dict[str, Any], timeout: float) 
             )
         if result_path.exists():
             return {**json.loads(result_path.read_text()), "stdout": stdout}
-        stderr = _read_text(Path(scratch) / "stderr.txt", MAX_STDOUT)[-4000:]
+        stderr = _read_text(Path(scratch) / "stderr.txt", MAX_LOG)[-4000:]
         return _failure(
             "RuntimeError", f"the verifier process exited with code {code}", stderr, stdout
         )
@@ -197,16 +201,23 @@ def _failure(kind: str, message: str, trace: str, stdout: str) -> dict[str, Any]
     }
 
 
-def _read_text(path: Path, limit: int) -> str:
+def _read_text(path: Path, limit: int = -1) -> str:
     if not path.exists():
         return ""
     with path.open("rb") as handle:
         return handle.read(limit).decode("utf-8", errors="replace")
 
 
-def _kill_group(pid: int) -> None:
+async def _stop(pid: int, exited: asyncio.Future) -> None:
+    """Ask a verifier's child to stop (it kills what the verifier started); kill its session
+    if it has not ended STOP_GRACE_S later."""
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)
+        os.kill(pid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(asyncio.shield(exited), STOP_GRACE_S)
+    except TimeoutError:
+        kill_group(pid)
+        await exited
 
 
 def routes(registry: Registry, pool: VerifierPool) -> list[Route]:

@@ -1,10 +1,15 @@
 """Local verifier mode: run a verifier on this machine, in a child process with a timeout,
 against SQLite files written from snapshots of the env's resources.
+
+Children start in a session of their own. At the timeout (or a cancel) the child is asked to
+stop (SIGTERM: a supervising child then kills every process the verifier started, see
+`process_tree`), and its process group is killed if it has not ended within STOP_GRACE_S.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
@@ -14,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fleet_tui.envs.base import Verdict
+from fleet_tui.process_tree import kill_group
 from fleet_tui.tasks.snapshot import DbSnapshot, write_sqlite
 from fleet_tui.tasks.verifier_child import READY
 
@@ -22,6 +28,8 @@ T = TypeVar("T")
 DEFAULT_TIMEOUT_S = 30.0
 STARTUP_TIMEOUT_S = 120.0
 """How long the child may take to start Python and import the SDK."""
+STOP_GRACE_S = 5.0
+"""How long a child asked to stop may take to kill what it started and end."""
 PASSING_SCORE = 1.0
 """Fleet's TASK_SUCCESSFUL_SCORE: a verifier returning this (or more) means the task passed."""
 
@@ -59,7 +67,8 @@ def verdict_from_outcome(
 async def start_child(
     module: str, *args: str, stdin: int = asyncio.subprocess.DEVNULL, env: dict | None = None
 ) -> asyncio.subprocess.Process:
-    """`python -m module args` in a child process, its stdout and stderr piped."""
+    """`python -m module args` in a child process of its own session, its stdout and stderr
+    piped."""
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -69,19 +78,32 @@ async def start_child(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         env=env,
+        start_new_session=True,
     )
+
+
+async def stop(process: asyncio.subprocess.Process) -> None:
+    """Ask the child to stop (SIGTERM); kill its process group if it is still there after
+    STOP_GRACE_S."""
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+        try:
+            await asyncio.wait_for(asyncio.shield(process.wait()), STOP_GRACE_S)
+        except TimeoutError:
+            kill_group(process.pid)
+            await process.wait()
 
 
 async def wait_or_kill(
     process: asyncio.subprocess.Process, step: Awaitable[T], limit_s: float
 ) -> T:
     """`step`, given at most `limit_s`; on a timeout (TimeoutError) or a cancel, the child is
-    killed first."""
+    stopped first."""
     try:
         return await asyncio.wait_for(step, limit_s)
     except (TimeoutError, asyncio.CancelledError):
-        process.kill()
-        await process.wait()
+        await stop(process)
         raise
 
 
@@ -108,24 +130,43 @@ async def run_verifier_files(
         started = time.perf_counter()
         try:
             ready = await wait_or_kill(process, process.stdout.readline(), STARTUP_TIMEOUT_S)
-            if ready.decode(errors="replace").strip() == READY:
-                started = time.perf_counter()
-            out, err = await wait_or_kill(process, process.communicate(), timeout_s)
         except TimeoutError:
-            outcome = {
-                "success": False,
-                "error_type": "Timeout",
-                "error_message": f"the verifier did not finish within {timeout_s:g} s",
-            }
+            return verdict_from_outcome(
+                _timed_out("the verifier process did not start in time"),
+                task_key=task_key,
+                elapsed_ms=(time.perf_counter() - started) * 1000,
+                mode="local",
+            )
+        if ready.decode(errors="replace").strip() == READY:
+            started = time.perf_counter()
+        # The child cuts the verifier's output (OUTPUT_LIMIT), so reading it whole is safe.
+        out = asyncio.ensure_future(process.stdout.read())
+        err = asyncio.ensure_future(process.stderr.read())
+        try:
+            await wait_or_kill(process, process.wait(), timeout_s)
+        except TimeoutError:
+            outcome = _timed_out(f"the verifier did not finish within {timeout_s:g} s")
+        except asyncio.CancelledError:
+            out.cancel()
+            err.cancel()
+            raise
         else:
-            outcome = _read_outcome(result_path, process.returncode, out, err)
+            outcome = _read_outcome(result_path, process.returncode, await err)
+        finally:
+            kill_group(process.pid)  # what is left of its group (where there is no /proc)
+        outcome["stdout"] = (await out).decode(errors="replace")
+        await err
         elapsed_ms = (time.perf_counter() - started) * 1000
     return verdict_from_outcome(outcome, task_key=task_key, elapsed_ms=elapsed_ms, mode="local")
 
 
-def _read_outcome(result_path: Path, returncode: int | None, out: bytes, err: bytes) -> dict:
+def _timed_out(message: str) -> dict[str, Any]:
+    return {"success": False, "error_type": "Timeout", "error_message": message}
+
+
+def _read_outcome(result_path: Path, returncode: int | None, err: bytes) -> dict[str, Any]:
     try:
-        outcome = json.loads(result_path.read_text(encoding="utf-8"))
+        return json.loads(result_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         tail = err.decode(errors="replace").strip().splitlines()[-5:]
         return {
@@ -133,13 +174,7 @@ def _read_outcome(result_path: Path, returncode: int | None, out: bytes, err: by
             "error_type": "VerifierCrashed",
             "error_message": f"the verifier process exited with status {returncode}",
             "traceback": "\n".join(tail) or None,
-            "stdout": out.decode(errors="replace"),
         }
-    # Output written straight to the process's stdout (not through print) is kept too.
-    direct = out.decode(errors="replace")
-    if direct:
-        outcome["stdout"] = (outcome.get("stdout") or "") + direct
-    return outcome
 
 
 async def run_verifier_snapshots(

@@ -1,25 +1,29 @@
 """Run one verifier in this child process: `python -m fleet_tui.tasks.verifier_child REQ OUT`.
 
 REQUEST is a JSON file `{code, databases: {name: path}, final_answer}`; the outcome is written
-to RESULT as JSON `{success, result, stdout, error_type, error_message, traceback}`. The
-verifier gets a fleet-python env in local file mode (`Fleet().instance({name: path})`), so
-`env.db("current")` and `env.db("seed")` behave as they do on a Fleet instance. The parent
-kills this process when the verifier outlives its timeout, counted from the READY line (so a
-slow interpreter start on a busy machine is not blamed on the verifier); nothing here runs in
-the UI's process.
+to RESULT as JSON `{success, result, error_type, error_message, traceback}`. The verifier gets
+a fleet-python env in local file mode (`Fleet().instance({name: path})`), so `env.db("current")`
+and `env.db("seed")` behave as they do on a Fleet instance. It runs in a forked child that this
+process supervises (`process_tree.supervise`): what it prints comes out on our stdout, cut
+after `OUTPUT_LIMIT` bytes, and every process it starts is killed when it ends or when the
+parent stops this process (SIGTERM) at the timeout, counted from the READY line (so a slow
+interpreter start on a busy machine is not blamed on the verifier); nothing here runs in the
+UI's process.
 """
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import inspect
-import io
 import json
 import linecache
 import re
 import sys
 import traceback
 from typing import Any
+
+from fleet_tui.capped import result_value
+from fleet_tui.process_tree import supervise
 
 FILENAME = "<verifier>"
 
@@ -50,11 +54,10 @@ def _namespace() -> dict[str, Any]:
     return {"__name__": "verifier", "__builtins__": __builtins__, "json": json, "re": re, **helpers}
 
 
-def _error(kind: str, message: str, trace: str | None = None, stdout: str = "") -> dict[str, Any]:
+def _error(kind: str, message: str, trace: str | None = None) -> dict[str, Any]:
     return {
         "success": False,
         "result": None,
-        "stdout": stdout,
         "error_type": kind,
         "error_message": message,
         "traceback": trace,
@@ -96,37 +99,24 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         return _error("SyntaxError", f"{error.msg} ({where})", traceback.format_exc(limit=0))
 
     namespace = _namespace()
-    stdout = io.StringIO()
     try:
-        with contextlib.redirect_stdout(stdout):
-            exec(compiled, namespace)
-            function = _verifier_function(namespace)
-            if function is None:
-                return _error(
-                    "MissingFunction",
-                    "the verifier code defines no function",
-                    stdout=stdout.getvalue(),
-                )
-            env = _local_env(request["databases"])
-            arity = len(inspect.signature(function).parameters)
-            args = [env, request.get("final_answer")][:arity]
-            result = function(*args)
-            if inspect.isawaitable(result):
-                import asyncio
+        exec(compiled, namespace)
+        function = _verifier_function(namespace)
+        if function is None:
+            return _error("MissingFunction", "the verifier code defines no function")
+        env = _local_env(request["databases"])
+        arity = len(inspect.signature(function).parameters)
+        args = [env, request.get("final_answer")][:arity]
+        result = function(*args)
+        if inspect.isawaitable(result):
+            import asyncio
 
-                result = asyncio.run(result)
+            result = asyncio.run(result)
     except BaseException as error:  # the verifier's failure is the answer, whatever it is
-        return _error(
-            type(error).__name__, str(error), _verifier_traceback(error), stdout.getvalue()
-        )
-    try:
-        json.dumps(result)
-    except (TypeError, ValueError):
-        result = repr(result)
+        return _error(type(error).__name__, str(error), _verifier_traceback(error))
     return {
         "success": True,
-        "result": result,
-        "stdout": stdout.getvalue(),
+        "result": result_value(result),
         "error_type": None,
         "error_message": None,
         "traceback": None,
@@ -143,6 +133,11 @@ def main(argv: list[str]) -> int:
     from fleet.verifiers import local_executor  # noqa: F401
 
     print(READY, flush=True)
+    return supervise(functools.partial(run_files, request_path, result_path))
+
+
+def run_files(request_path: str, result_path: str) -> int:
+    """`run` the request in one file; its outcome goes to the other."""
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
     outcome = run(request)
