@@ -23,6 +23,7 @@ from tests.cli_run import (
     running_ids,
 )
 from tests.fixtures.mcp_servers import ServedMcp
+from tests.unruly_verifiers import process_alive
 
 
 @pytest.fixture
@@ -154,6 +155,34 @@ def test_verify_runs_module_level_code_away_from_the_command(host, tmp_path):
     assert printed.returncode == 1, printed.stderr
     verdict = json.loads(printed.stdout)  # nothing but the verdict on stdout
     assert (verdict["success"], verdict["error_type"]) == (False, "KeyError")
+
+
+def test_verify_timeout_bounds_the_remote_run_and_module_code_processes(host, tmp_path):
+    pid_file = tmp_path / "pid"
+    escapes_at_import = (
+        "import subprocess, sys\n"
+        "sleeper = [sys.executable, '-c', 'import time; time.sleep(300)']\n"
+        "pid = subprocess.Popen(sleeper, start_new_session=True).pid\n"
+        f"open({str(pid_file)!r}, 'w').write(str(pid))\n"
+        "while True:\n    pass\n\n"
+        "def verify(env, final_answer=None):\n    return 1.0\n"
+    )
+    spins = "def verify(env, final_answer=None):\n    while True:\n        pass\n"
+    tasks = tmp_path / "tasks.json"
+    codes = {"escapes-at-import": escapes_at_import, "spins": spins}
+    tasks.write_text(
+        json.dumps([{"key": k, "env_key": "tracker", "verifier_func": c} for k, c in codes.items()])
+    )
+    verify = ["verify", *host, "--tasks", str(tasks), "--timeout", "2", "--json", "--task"]
+
+    escaped, spun = run_together([*verify, "escapes-at-import"], [*verify, "spins"])
+
+    assert escaped.returncode == 1, escaped.stderr
+    assert json.loads(escaped.stdout)["error_type"] == "Timeout"
+    assert not process_alive(int(pid_file.read_text()))
+    assert spun.returncode == 1, spun.stderr
+    verdict = json.loads(spun.stdout)
+    assert verdict["error_message"] == "the verifier ran longer than 2 s and was stopped"
 
 
 def test_plain_mcp_endpoints_without_importing_the_ui(mcp_alpha: ServedMcp, mcp_beta: ServedMcp):

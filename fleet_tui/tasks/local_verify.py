@@ -83,16 +83,15 @@ async def start_child(
 
 
 async def stop(process: asyncio.subprocess.Process) -> None:
-    """Ask the child to stop (SIGTERM); kill its process group if it is still there after
-    STOP_GRACE_S."""
+    """Ask the child to stop (SIGTERM) unless it has ended, give it STOP_GRACE_S, then kill
+    what is left of its process group."""
     if process.returncode is None:
         with contextlib.suppress(ProcessLookupError):
             process.terminate()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(process.wait()), STOP_GRACE_S)
-        except TimeoutError:
-            kill_group(process.pid)
-            await process.wait()
+    kill_group(process.pid)
+    await process.wait()
 
 
 async def wait_or_kill(
@@ -153,7 +152,7 @@ async def run_verifier_files(
         else:
             outcome = _read_outcome(result_path, process.returncode, await err)
         finally:
-            kill_group(process.pid)  # what is left of its group (where there is no /proc)
+            await stop(process)  # what is left of its group (where there is no /proc)
         outcome["stdout"] = (await out).decode(errors="replace")
         await err
         elapsed_ms = (time.perf_counter() - started) * 1000

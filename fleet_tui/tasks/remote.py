@@ -6,6 +6,7 @@ uploads it (`load_verifier`): call these from a child process (`remote_child`), 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fleet_tui.envs.base import EnvError, Task, Verdict
@@ -24,10 +25,32 @@ def load_verifier(task: Task) -> Any:
         raise EnvError(f"could not load the verifier of task {task.key}: {error}") from None
 
 
+class TimedEnv:
+    """An SDK env whose verifier executions ask the host for our time limit (the SDK's
+    `verify_detailed` sends none, so the host's 30 s applied)."""
+
+    def __init__(self, sdk_env: Any, timeout_s: float) -> None:
+        self.sdk_env = sdk_env
+        self.timeout = max(1, math.ceil(timeout_s))  # whole seconds, as the SDK types it
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sdk_env, name)
+
+    async def execute_verifier_remote(self, *args: Any, **kwargs: Any) -> Any:
+        return await self.sdk_env.execute_verifier_remote(
+            *args, **{**kwargs, "timeout": self.timeout}
+        )
+
+
 async def verify_remote(
-    sdk_env: Any, task: Task, verifier: Any, final_answer: str | None = None
+    sdk_env: Any,
+    task: Task,
+    verifier: Any,
+    final_answer: str | None = None,
+    timeout_s: float | None = None,
 ) -> Verdict:
-    """Run `task`'s loaded `verifier` on the Fleet host against `sdk_env`'s instance.
+    """Run `task`'s loaded `verifier` on the Fleet host against `sdk_env`'s instance, stopped by
+    the host after `timeout_s` (when given).
 
     A verifier that raises or scores low is a Verdict; a host that cannot run it is an EnvError.
     """
@@ -43,7 +66,8 @@ async def verify_remote(
     )
     kwargs = {"final_answer": final_answer} if final_answer is not None else {}
     try:
-        response = await sdk_task.verify_detailed_async(sdk_env, **kwargs)
+        env = sdk_env if timeout_s is None else TimedEnv(sdk_env, timeout_s)
+        response = await sdk_task.verify_detailed_async(env, **kwargs)
     except Exception as error:
         message = getattr(error, "message", None) or str(error) or type(error).__name__
         raise EnvError(f"could not run the verifier of task {task.key}: {message}") from None

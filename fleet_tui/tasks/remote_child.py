@@ -2,17 +2,18 @@
 
 The SDK executes a verifier's code locally (to find its function) before it sends it to the host,
 so module-level code in a task's verifier would otherwise run in our process, the UI's included.
-The request comes as JSON on stdin (`base_url`, `instance_id`, `task`, `final_answer`; the API key
-in `FLEET_API_KEY`). On stdout: the READY line once the SDK is imported, the LOADED line once the
-verifier's module code has run (the parent times each step), then one JSON line, the answer:
-`{"verdict": ...}` or `{"error": ...}`.
+The request comes as JSON on stdin (`base_url`, `instance_id`, `task`, `final_answer`,
+`timeout_s`: the host stops the verifier after it; the API key in `FLEET_API_KEY`). On stdout:
+the READY line once the SDK is imported, the LOADED line once the verifier's module code has run
+(the parent times each step), then one JSON line, the answer: `{"verdict": ...}` or
+`{"error": ...}`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
+import functools
 import json
 import os
 import sys
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fleet_tui.envs.base import EnvError, Task
+from fleet_tui.process_tree import supervise
 from fleet_tui.tasks.verifier_child import READY
 
 LOADED = "fleet-tui-verifier-loaded"
@@ -40,7 +42,9 @@ async def verify(request: dict[str, Any], say: Callable[[str], None]) -> dict[st
             api_key=os.environ.get("FLEET_API_KEY"), base_url=request["base_url"]
         )
         sdk_env = await client.instance(request["instance_id"])
-        verdict = await verify_remote(sdk_env, task, verifier, request.get("final_answer"))
+        verdict = await verify_remote(
+            sdk_env, task, verifier, request.get("final_answer"), request.get("timeout_s")
+        )
     except EnvError as error:
         return {"error": error.message}
     except Exception as error:  # the SDK's own errors: reported, not raised
@@ -50,14 +54,21 @@ async def verify(request: dict[str, Any], say: Callable[[str], None]) -> dict[st
 
 def main() -> int:
     request = json.load(sys.stdin)
+    # Everything the verifier's module code starts is killed when the answer is out, or when
+    # the parent stops us.
+    return supervise(functools.partial(answer, request), limit=None)
+
+
+def answer(request: dict[str, Any]) -> int:
+    """Verify, and print the answer after the progress lines."""
     stdout = sys.stdout
 
     def say(line: str) -> None:
         print(line, file=stdout, flush=True)
 
-    with contextlib.redirect_stdout(io.StringIO()):  # what the verifier's module code prints
-        answer = asyncio.run(verify(request, say))
-    say(json.dumps(answer))
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):  # module code's prints
+        outcome = asyncio.run(verify(request, say))
+    say(json.dumps(outcome))
     return 0
 
 

@@ -20,6 +20,7 @@ from fleet_tui.tasks.local_verify import (
     STARTUP_TIMEOUT_S,
     run_verifier_snapshots,
     start_child,
+    stop,
     wait_or_kill,
 )
 from fleet_tui.tasks.remote_child import LOADED
@@ -160,7 +161,8 @@ async def verify_remote_isolated(
     """`remote.verify_remote`, run from a child process (see `remote_child`).
 
     The child gets STARTUP_TIMEOUT_S to import the SDK, `timeout_s` for the verifier's module
-    code (which the SDK runs on this machine), then `timeout_s` + REMOTE_GRACE_S for the run.
+    code (which the SDK runs on this machine), then `timeout_s` + REMOTE_GRACE_S for the run;
+    the host is asked to stop the verifier after `timeout_s`.
     """
     fleet = getattr(env, "fleet", None)
     info = getattr(env, "info", None)
@@ -179,6 +181,7 @@ async def verify_remote_isolated(
         "instance_id": info.instance_id,
         "task": task.model_dump(mode="json"),
         "final_answer": final_answer,
+        "timeout_s": timeout_s,
     }
     child_env = {**os.environ}
     if fleet.client.api_key:
@@ -204,6 +207,7 @@ async def verify_remote_isolated(
     except TimeoutError:
         return failed(task, "Timeout", late)
     finally:
+        await stop(process)
         err = await errors
     try:
         answer = json.loads(out.decode().strip().splitlines()[-1])
