@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -22,10 +23,16 @@ from fleet_tui.envs.base import (
     Task,
     TextBlock,
     ToolResult,
+    UnknownBlock,
     Verdict,
 )
 from fleet_tui.session.reader import load_session
-from fleet_tui.session.recorder import SessionRecorder, default_session_path, images_dir
+from fleet_tui.session.recorder import (
+    SessionRecorder,
+    blocks_dir,
+    default_session_path,
+    images_dir,
+)
 from fleet_tui.session.redact import REDACTED
 from fleet_tui.targets import Target
 
@@ -191,3 +198,69 @@ def test_unreadable_session_is_a_clear_error(tmp_path):
     empty.write_text("not json\n")
     with pytest.raises(EnvError, match="no session events"):
         load_session(empty)
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+BIG_TEXT = "big text " * 150_000  # 1.35 MB
+
+
+def test_session_files_are_for_their_owner_only(tmp_path):
+    path = tmp_path / "new" / "sessions" / "s.jsonl"
+    with SessionRecorder(path) as recorder:
+        seq = recorder.call("look", {})
+        blocks = [ImageBlock(data=png("red")), TextBlock(text=BIG_TEXT)]
+        recorder.result(seq, ToolResult(blocks=blocks))
+    assert mode(tmp_path / "new") == mode(path.parent) == 0o700
+    assert mode(path) == 0o600
+    for folder in (images_dir(path), blocks_dir(path)):
+        assert mode(folder) == 0o700
+        assert [mode(file) for file in folder.iterdir()] == [0o600]
+
+
+def test_big_blocks_and_structured_content_are_stored_beside_the_session(tmp_path):
+    path = tmp_path / "s.jsonl"
+    blocks = [
+        TextBlock(text=BIG_TEXT),
+        TextBlock(text="small stays inline"),
+        ResourceBlock(uri="file:///big.bin", blob=bytes(range(256)) * 4000),
+        UnknownBlock(raw={"kind": "mystery", "data": ["y" * 1000] * 1100}),
+    ]
+    structured = {"payload": "z" * 1_200_000}
+    with SessionRecorder(path) as recorder:
+        seq = recorder.call("big", {})
+        recorder.result(seq, ToolResult(blocks=blocks, structured=structured))
+
+    assert max(len(line) for line in path.read_text().splitlines()) < 10_000
+    assert len(list(blocks_dir(path).iterdir())) == 4  # three blocks and the structured content
+    (step,) = load_session(path).steps()
+    recorded = step.result.result
+    assert [b.type for b in recorded.blocks] == ["stored", "text", "stored", "stored"]
+    assert [getattr(b, "kind", None) for b in recorded.blocks] == [
+        "text",
+        None,
+        "resource",
+        "unknown",
+    ]
+    rebuilt = load_session(path).tool_result(recorded)
+    assert rebuilt.blocks == blocks
+    assert rebuilt.structured == structured
+
+
+def test_a_stored_block_keeps_secrets_out_and_a_missing_one_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLEET_API_KEY", "sk-live-very-secret-123")
+    path = tmp_path / "s.jsonl"
+    with SessionRecorder(path) as recorder:
+        seq = recorder.call("leak", {})
+        recorder.result(
+            seq, ToolResult(blocks=[TextBlock(text=BIG_TEXT + "sk-live-very-secret-123")])
+        )
+    (stored,) = blocks_dir(path).iterdir()
+    assert "sk-live-very-secret-123" not in stored.read_text()
+    session = load_session(path)
+    assert session.tool_result(session.steps()[0].result.result).text() == BIG_TEXT + REDACTED
+    stored.unlink()
+    with pytest.raises(EnvError, match="session block missing"):
+        session.tool_result(session.steps()[0].result.result)

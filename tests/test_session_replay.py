@@ -12,7 +12,7 @@ import pytest
 
 from fleet_tui.envs.base import Task
 from fleet_tui.session.reader import load_session
-from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.session.recorder import INLINE_LIMIT, SessionRecorder
 from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.session.replay import replay_session
 from fleet_tui.targets import Target, make_env
@@ -153,3 +153,22 @@ def test_cli_replay_exit_codes(tracker_session, local_host, tmp_path):
         "update_issue",
         "list_issues",
     ]
+
+
+async def test_a_big_result_is_stored_beside_the_session_and_replays(mcp_beta, tmp_path):
+    path = tmp_path / "big.jsonl"
+    mcp = Target(mcp=[mcp_beta.url])
+    with SessionRecorder(path) as recorder:
+        env = RecordingEnv(make_env(mcp), recorder, mcp)
+        try:
+            await env.connect()
+            await env.call_tool("big", {"kib": 1536})
+        finally:
+            await env.close()
+    assert max(len(line) for line in path.read_text().splitlines()) < INLINE_LIMIT
+    session = load_session(path)
+    (step,) = session.steps()
+    assert [b.type for b in step.result.result.blocks] == ["stored"]
+    async with connected(mcp) as env:
+        report = await replay_session(session, env)
+    assert [s.matched for s in report.steps] == [True], report.steps

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Static
 
+from fleet_tui.envs.base import TextBlock, ToolResult
 from fleet_tui.local import bundled_task_files
 from fleet_tui.session.reader import load_session
+from fleet_tui.session.recorder import SessionRecorder, blocks_dir
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
@@ -74,3 +76,25 @@ async def test_app_options_keys_and_recording(local_host, tmp_path):
     assert features.close() == [f"Session recorded in {record}"]
     kinds = [e.event for e in load_session(record).events]
     assert kinds[:2] == ["session", "connect"] and "task" in kinds and kinds[-1] == "verify"
+
+
+async def test_session_browser_names_a_block_stored_beside_the_session(local_host, tmp_path):
+    path = tmp_path / "big.jsonl"
+    with SessionRecorder(path) as recorder:
+        seq = recorder.call("big", {})
+        recorder.result(seq, ToolResult(blocks=[TextBlock(text="x" * 1_500_000)]))
+    (stored,) = blocks_dir(path).iterdir()
+    features = TaskFeatures()
+    app = make_app(local_host, features)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot, features)
+        app.push_screen(SessionBrowserScreen(path))
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one("#session-events", DataTable)
+        table.move_cursor(row=table.row_count - 1)
+        await pilot.pause()
+        assert "→ #2 [text]" in str(table.get_row_at(table.row_count - 1)[3])
+        detail = str(screen.query_one("#session-detail", Static).content)
+        size = stored.stat().st_size
+        assert f"text block of {size} bytes in big.blocks/{stored.name}\n" in detail

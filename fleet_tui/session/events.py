@@ -1,7 +1,8 @@
 """The events of a recorded session: one pydantic model per event type, one JSON line each.
 
 Images never travel inline: a recorded result holds `StoredImage` blocks that name a file
-beside the session by the SHA-256 of its bytes.
+beside the session by the SHA-256 of its bytes. Neither do big blocks or structured content:
+`StoredBlock` and `StoredJson` name a JSON file beside the session the same way.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from fleet_tui.envs.base import (
 )
 
 FORMAT_VERSION = 1
+IMAGES_FOLDER = ".images"
+BLOCKS_FOLDER = ".blocks"
+"""Suffixes of the folders beside a session file (`NAME.images`, `NAME.blocks`)."""
 
 
 class StoredImage(BaseModel):
@@ -36,16 +40,42 @@ class StoredImage(BaseModel):
     """Path of the image file, relative to the session file's folder."""
 
 
+class StoredJson(BaseModel):
+    """A value too big to keep inline: its JSON lives in a file named by its SHA-256."""
+
+    sha256: str
+    file: str
+    """Path of the JSON file, relative to the session file's folder."""
+    size_bytes: int
+
+
+class StoredBlock(StoredJson):
+    """A content block too big to keep inline (its JSON in a file)."""
+
+    type: Literal["stored"] = "stored"
+    kind: str
+    """The block's own type (`text`, `resource`, ...)."""
+
+
 RecordedBlock = Annotated[
-    TextBlock | StoredImage | AudioBlock | ResourceBlock | ResourceLinkBlock | UnknownBlock,
+    TextBlock
+    | StoredImage
+    | StoredBlock
+    | AudioBlock
+    | ResourceBlock
+    | ResourceLinkBlock
+    | UnknownBlock,
     Field(discriminator="type"),
 ]
 
 
 class RecordedResult(BaseToolResult):
-    """A ToolResult as it is written to a session file (images by reference, no raw copy)."""
+    """A ToolResult as it is written to a session file (images and big blocks by reference, no
+    raw copy)."""
 
     blocks: list[RecordedBlock] = Field(default_factory=list)
+    structured_stored: StoredJson | None = None
+    """The structured content, when it was too big to keep inline (`structured` is then None)."""
 
 
 class _Event(BaseModel):
@@ -143,7 +173,9 @@ __all__ = [
     "ResultEvent",
     "SessionEvent",
     "SessionStart",
+    "StoredBlock",
     "StoredImage",
+    "StoredJson",
     "TaskEvent",
     "VerifyEvent",
 ]

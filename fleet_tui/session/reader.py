@@ -6,12 +6,15 @@ skipped and reported in `Session.problems`.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from fleet_tui.envs.base import EnvError, ImageBlock, Task, ToolResult
+from fleet_tui.envs.base import ContentBlock, EnvError, ImageBlock, Task, ToolResult
 from fleet_tui.session.events import (
     EVENT_ADAPTER,
     CallEvent,
@@ -19,10 +22,14 @@ from fleet_tui.session.events import (
     RecordedResult,
     ResultEvent,
     SessionEvent,
+    StoredBlock,
     StoredImage,
+    StoredJson,
     TaskEvent,
     VerifyEvent,
 )
+
+BLOCK_ADAPTER: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
 
 
 @dataclass
@@ -58,21 +65,39 @@ class Session:
         return [e for e in self.events if isinstance(e, VerifyEvent)]
 
     def tool_result(self, recorded: RecordedResult) -> ToolResult:
-        """Rebuild a full ToolResult, reading images back from beside the session file."""
-        blocks = []
+        """Rebuild a full ToolResult, reading images and big blocks back from beside the
+        session file."""
+        blocks: list[Any] = []
         for block in recorded.blocks:
             if isinstance(block, StoredImage):
-                image_path = self.path.parent / block.file
-                try:
-                    data = image_path.read_bytes()
-                except OSError as error:
-                    raise EnvError(
-                        f"session image missing: {image_path} ({error.strerror})"
-                    ) from None
+                data = self._stored_bytes(block.file, "image")
                 blocks.append(ImageBlock(mime_type=block.mime_type, data=data))
+            elif isinstance(block, StoredBlock):
+                blocks.append(self._stored_value(block, BLOCK_ADAPTER.validate_json))
             else:
                 blocks.append(block)
-        return ToolResult(blocks=blocks, **recorded.model_dump(exclude={"blocks"}))
+        fields = recorded.model_dump(exclude={"blocks", "structured_stored"})
+        if recorded.structured_stored is not None:
+            fields["structured"] = self._stored_value(recorded.structured_stored, json.loads)
+        return ToolResult(blocks=blocks, **fields)
+
+    def _stored_bytes(self, file: str, what: str) -> bytes:
+        """The bytes of a file stored beside the session; EnvError when it cannot be read."""
+        path = self.path.parent / file
+        try:
+            return path.read_bytes()
+        except OSError as error:
+            raise EnvError(f"session {what} missing: {path} ({error.strerror})") from None
+
+    def _stored_value(self, stored: StoredJson, parse: Callable[[bytes], Any]) -> Any:
+        data = self._stored_bytes(stored.file, "block")
+        try:
+            return parse(data)
+        except ValueError as error:  # pydantic's ValidationError is one
+            raise EnvError(
+                f"session block {self.path.parent / stored.file} is unreadable "
+                f"({_first_line(error)})"
+            ) from None
 
 
 def load_session(path: str | Path) -> Session:

@@ -1,8 +1,10 @@
 """Append every event of a session to a JSONL file as it happens.
 
 Each event is one line, written and flushed at once, so a crash loses nothing that already
-happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), secrets never
-reach the disk (see `redact`).
+happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), and so does any
+other block, or structured content, whose JSON is over INLINE_LIMIT (`NAME.blocks/<sha256>.json`):
+the line holds a reference. Secrets never reach the disk (see `redact`), and the files are for
+their owner only (see `private_files`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from fleet_tui.envs.base import (
     Verdict,
 )
 from fleet_tui.session.events import (
+    BLOCKS_FOLDER,
+    IMAGES_FOLDER,
     CallEvent,
     ConnectEvent,
     ErrorEvent,
@@ -31,11 +35,21 @@ from fleet_tui.session.events import (
     ResetEvent,
     ResultEvent,
     SessionStart,
+    StoredBlock,
     StoredImage,
+    StoredJson,
     TaskEvent,
     VerifyEvent,
 )
+from fleet_tui.session.private_files import (
+    make_private_dir,
+    open_private_append,
+    write_private_once,
+)
 from fleet_tui.session.redact import redact
+
+INLINE_LIMIT = 1_000_000
+"""Bytes of JSON a block (or structured content) may take inline; a bigger one gets a file."""
 
 _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
 
@@ -56,7 +70,11 @@ def default_session_path(label: str | None = None, now: datetime | None = None) 
 
 
 def images_dir(session_path: Path) -> Path:
-    return session_path.with_suffix(".images")
+    return session_path.with_suffix(IMAGES_FOLDER)
+
+
+def blocks_dir(session_path: Path) -> Path:
+    return session_path.with_suffix(BLOCKS_FOLDER)
 
 
 def _now() -> str:
@@ -68,8 +86,8 @@ class SessionRecorder:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] | None = self.path.open("a", encoding="utf-8")
+        make_private_dir(self.path.parent)
+        self._file: IO[str] | None = open_private_append(self.path)
         self._seq = 0
         self.last_call_seq: int | None = None
         self._write(SessionStart(seq=self._next(), at=_now()))
@@ -148,17 +166,35 @@ class SessionRecorder:
     def _write(self, event: Any) -> int:
         if self._file is None:
             raise ValueError(f"session file {self.path} is closed")
-        data = redact(event.model_dump(mode="json"))
-        self._file.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self._file.write(_json_line(redact(event.model_dump(mode="json"))) + "\n")
         self._file.flush()
         return event.seq
 
     def _stored_result(self, result: ToolResult) -> RecordedResult:
         blocks: list[Any] = []
         for block in result.blocks:
-            blocks.append(self._store_image(block) if isinstance(block, ImageBlock) else block)
+            if isinstance(block, ImageBlock):
+                blocks.append(self._store_image(block))
+            elif (stored := self._spilled(block.model_dump(mode="json"))) is not None:
+                blocks.append(StoredBlock(kind=block.type, **stored.model_dump()))
+            else:
+                blocks.append(block)
         fields = result.model_dump(exclude={"blocks", "raw"})
+        if (structured := self._spilled(result.structured)) is not None:
+            fields.update(structured=None, structured_stored=structured)
         return RecordedResult(blocks=blocks, **fields)
+
+    def _spilled(self, value: Any) -> StoredJson | None:
+        """`value` (redacted) written to a file beside the session when its JSON is over
+        INLINE_LIMIT; None when it stays inline."""
+        data = _json_line(redact(value)).encode("utf-8")
+        if len(data) <= INLINE_LIMIT:
+            return None
+        digest = hashlib.sha256(data).hexdigest()
+        folder = blocks_dir(self.path)
+        make_private_dir(folder)
+        write_private_once(folder / f"{digest}.json", data)
+        return StoredJson(sha256=digest, file=f"{folder.name}/{digest}.json", size_bytes=len(data))
 
     def _store_image(self, block: ImageBlock) -> StoredImage:
         target = store_image(images_dir(self.path), block.data, block.mime_type)
@@ -170,12 +206,14 @@ class SessionRecorder:
 
 
 def store_image(folder: Path, data: bytes, mime_type: str) -> Path:
-    """Write image bytes as `folder/<sha256>.<ext>` (once: the name is the content's hash)."""
+    """Write image bytes as `folder/<sha256>.<ext>`, for the owner only (once: the name is the
+    content's hash)."""
     digest = hashlib.sha256(data).hexdigest()
-    folder.mkdir(parents=True, exist_ok=True)
+    make_private_dir(folder)
     target = folder / f"{digest}.{_EXTENSIONS.get(mime_type, 'bin')}"
-    if not target.exists():
-        partial = target.with_suffix(".part")
-        partial.write_bytes(data)
-        partial.replace(target)
+    write_private_once(target, data)
     return target
+
+
+def _json_line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -41,7 +41,7 @@ def event_summary(event: SessionEvent) -> str:
         arguments = json.dumps(event.arguments, ensure_ascii=False, default=str)[1:-1]
         return f"{visible(event.tool)} {arguments}"
     if isinstance(event, ResultEvent):
-        kinds = ",".join(b.type for b in event.result.blocks)
+        kinds = ",".join(getattr(b, "kind", b.type) for b in event.result.blocks)
         return f"→ #{event.call_seq} {'error ' if event.result.is_error else ''}[{kinds}]"
     if isinstance(event, TaskEvent):
         return event.task.key if event.task else "no task"
@@ -65,17 +65,26 @@ def event_detail(session: Session, event: SessionEvent) -> Text:
             if block.type == "text":
                 text.append(clean(block.text) + "\n")
             elif block.type == "image":
-                image = session.path.parent / block.file
-                state = "" if image.exists() else " (missing)"
-                text.append(f"{block.mime_type} {block.file}{state}\n")
+                text.append(f"{block.mime_type} {stored_file(session, block.file)}\n")
+            elif block.type == "stored":
+                size = f"{block.kind} block of {block.size_bytes} bytes"
+                text.append(f"{size} in {stored_file(session, block.file)}\n")
         if result.structured is not None:
             text.append("structured\n", style="bold dim")
             text.append(clean(json.dumps(result.structured, indent=2, default=str)) + "\n")
+        elif (stored := result.structured_stored) is not None:
+            text.append("structured\n", style="bold dim")
+            text.append(f"{stored.size_bytes} bytes in {stored_file(session, stored.file)}\n")
         text.append(f"latency {result.latency_s * 1000:.0f} ms · {result.endpoint}", style="dim")
         return text
     data = event.model_dump(mode="json")
     text.append(clean(json.dumps(data, indent=2, ensure_ascii=False)))
     return text
+
+
+def stored_file(session: Session, file: str) -> str:
+    """A file stored beside the session, as shown: its name, and whether it is missing."""
+    return file if (session.path.parent / file).exists() else f"{file} (missing)"
 
 
 class SessionBrowserScreen(Screen):

@@ -1,0 +1,40 @@
+"""Files only their owner can read (0600, in 0700 folders): a session holds what an env
+returned and what the user typed."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import IO
+
+
+def make_private_dir(folder: Path) -> None:
+    """Create `folder` and its missing parents, each for its owner only; folders that exist
+    already are left as they are."""
+    missing = []
+    for path in (folder, *folder.parents):
+        if path.exists():
+            break
+        missing.append(path)
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            path.mkdir(mode=0o700)
+
+
+def open_private_append(path: Path) -> IO[str]:
+    """`path` opened for appending text, created for its owner only if it is new."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    return os.fdopen(descriptor, "a", encoding="utf-8")
+
+
+def write_private_once(path: Path, data: bytes) -> None:
+    """Write `data` to `path` for its owner only, unless the file exists (files named by the
+    hash of their content); through a temporary file, so no reader sees half of it."""
+    if path.exists():
+        return
+    partial = path.with_suffix(".part")
+    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
+    partial.replace(path)
