@@ -111,10 +111,10 @@ class _CappedCopy:
         self.kept = self.cut = 0
 
     def add(self, chunk: bytes) -> None:
-        room = len(chunk) if self.limit is None else max(0, self.limit - self.kept)
-        self._write(chunk[:room])
-        self.kept += min(room, len(chunk))
-        self.cut += len(chunk) - min(room, len(chunk))
+        kept = chunk if self.limit is None else chunk[: max(0, self.limit - self.kept)]
+        self._write(kept)
+        self.kept += len(kept)
+        self.cut += len(chunk) - len(kept)
 
     def finish(self) -> None:
         if self.cut:
