@@ -133,8 +133,9 @@ MODULE_LEVEL_TASKS = {
         {
             "key": "prints-at-import",
             "env_key": "tracker",
-            "verifier_func": "print('module level noise')\n\ndef verify(env, final_answer=None):\n"
-            "    raise KeyError('x')\n",
+            "verifier_func": "import os\nprint('module level noise')\n"
+            "os.write(1, b'x' * 200_000)  # one long line, straight to the file descriptor\n\n"
+            "def verify(env, final_answer=None):\n    raise KeyError('x')\n",
         },
     ]
 }

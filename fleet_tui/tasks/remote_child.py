@@ -12,7 +12,6 @@ the READY line once the SDK is imported, the LOADED line once the verifier's mod
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import os
@@ -60,15 +59,17 @@ def main() -> int:
 
 
 def answer(request: dict[str, Any]) -> int:
-    """Verify, and print the answer after the progress lines."""
-    stdout = sys.stdout
+    """Verify, and print the answer after the progress lines. What the verifier's module code
+    writes to stdout, printed or written straight to the file descriptor, is dropped."""
+    protocol = os.fdopen(os.dup(1), "w")
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
 
     def say(line: str) -> None:
-        print(line, file=stdout, flush=True)
+        print(line, file=protocol, flush=True)
 
-    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):  # module code's prints
-        outcome = asyncio.run(verify(request, say))
-    say(json.dumps(outcome))
+    say(json.dumps(asyncio.run(verify(request, say))))
     return 0
 
 
