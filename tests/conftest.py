@@ -3,6 +3,7 @@
 pytest_plugins = [
     "tests.fixtures.local_host",
     "tests.fixtures.mcp_servers",
+    "tests.fixtures.markup_server",
     "tests.fixtures.openenv_servers",
     "tests.fixtures.raw_mcp",
 ]

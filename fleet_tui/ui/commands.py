@@ -1,7 +1,9 @@
 """The command palette: every named action, plus "Call tool …" for each tool.
 
-Entries come from `FleetTuiApp.palette_entries()`; titles are shown literally (tool names from an
-env may contain Rich markup, which Textual's own provider would parse).
+Entries come from `FleetTuiApp.palette_entries()`. Titles and help come from the env (a tool's
+name and description) and are handed to the palette as Text and Content, never as strings: the
+palette parses strings as markup, and escaping cannot save a tag left open or cut at the help's
+length.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 from textual.fuzzy import FuzzySearch
-from textual.markup import escape
 
 from fleet_tui.ui.safe_text import one_line
 
@@ -27,9 +29,9 @@ class PaletteEntry:
     run: Callable[[], Any]
 
 
-def _help(entry: PaletteEntry) -> str:
-    """Help text is parsed as markup by the palette: escape it."""
-    return escape(one_line(entry.help, 120))
+def _help(entry: PaletteEntry) -> Content:
+    """The help line, literal (the palette takes Content as it is)."""
+    return Content(one_line(entry.help, 120))
 
 
 def highlighted(title: str, offsets: list[int] | tuple[int, ...]) -> Text:
@@ -47,7 +49,12 @@ class FleetCommands(Provider):
 
     async def discover(self) -> Hits:
         for entry in self._entries():
-            yield DiscoveryHit(Text(entry.title), entry.run, text=entry.title, help=_help(entry))
+            yield DiscoveryHit(
+                highlighted(entry.title, ()),
+                entry.run,
+                text=entry.title,
+                help=_help(entry),  # type: ignore[arg-type]
+            )
 
     async def search(self, query: str) -> Hits:
         search = FuzzySearch()
@@ -59,5 +66,5 @@ class FleetCommands(Provider):
                     highlighted(entry.title, offsets),
                     entry.run,
                     text=entry.title,
-                    help=_help(entry),
+                    help=_help(entry),  # type: ignore[arg-type]
                 )

@@ -1,0 +1,103 @@
+"""Broken and hostile markup from an env, everywhere the app shows env text: it is shown
+literally and nothing parses it (a parser would crash on an unclosed tag, or run a click)."""
+
+from __future__ import annotations
+
+from textual.command import CommandInput, CommandList
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import Select
+from textual.widgets._toast import Toast
+
+from fleet_tui.envs.base import EnvInfo
+from fleet_tui.targets import Target
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.status_bar import StatusBar
+from tests.app_driver import SIZE, call, screen_text, wait_connected, wait_for
+from tests.fixtures.markup_server import BROKEN_MARKUP, CUT_LENGTHS, cut_description
+
+
+def region_text(app, region: Region) -> str:
+    """What the terminal shows inside `region`."""
+    lines = screen_text(app).split("\n")[region.y : region.bottom]
+    return "\n".join(line[region.x : region.right] for line in lines)
+
+
+def squeezed(text: str) -> str:
+    """`text` without whitespace, so a line wrapped anywhere still matches."""
+    return "".join(text.split())
+
+
+def appearances(app, region: Region, text: str) -> int:
+    """How many times `region` shows `text` literally (wrapped or not)."""
+    return squeezed(region_text(app, region)).count(squeezed(text))
+
+
+def toasted(app, text: str) -> bool:
+    """Whether a toast shows `text` literally (toasts are mounted again as others come)."""
+    return any(appearances(app, toast.content_region, text) for toast in app.screen.query(Toast))
+
+
+async def wait_shown(pilot, widget: Widget, text: str, times: int = 1) -> None:
+    """Wait until `widget` shows `text` literally `times` times (or more)."""
+    try:
+        await wait_for(
+            pilot, lambda: appearances(pilot.app, widget.region, text) >= times, timeout=10
+        )
+    except AssertionError:
+        shown = region_text(pilot.app, widget.region)
+        raise AssertionError(f"{text!r} not shown {times} times in:\n{shown}") from None
+
+
+async def test_broken_markup_from_an_env_is_shown_literally_everywhere(mcp_markup):
+    app = FleetTuiApp(Target(mcp=[mcp_markup.url]))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_connected(pilot)
+        for text in BROKEN_MARKUP:
+            await app.show_tool(text, {"choice": text})
+            # the name in the title, the description, the field's description, the enum label
+            await wait_shown(pilot, app.tool_panel, text, 4)
+            app.tool_panel.focus_form()
+            select = await wait_for(pilot, lambda: app.tool_panel.query(Select))
+            await wait_shown(pilot, app.tool_panel.query_one(".field-name"), text)  # its title
+            await wait_shown(pilot, select.first(), text)
+            await wait_shown(pilot, app.tool_list, text)  # the name, and the description
+            await wait_shown(pilot, app.tool_list, text[:20], 2)  # shortened to one line
+            entry = await call(pilot, text, {"choice": text})
+            assert entry.status == "ok", entry.message
+            # the name in the title; the text and the chosen label in the body
+            await wait_shown(pilot, app.result_view, text, 3)
+            await pilot.press("ctrl+y")
+            await wait_for(pilot, lambda text=text: toasted(app, text))
+            app.clear_notifications()
+        failed = await call(pilot, "shout")
+        assert failed.status == "error"
+        for text in BROKEN_MARKUP:
+            await wait_shown(pilot, app.result_view, text)
+        await pilot.press("f3")
+        await pilot.pause()
+        for text in BROKEN_MARKUP:
+            await wait_shown(pilot, app.query_one("#sidebar"), text[:16])  # shortened
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.press("escape")
+        for text in BROKEN_MARKUP:
+            app.banner.show(f"Connection lost: {text}")
+            await wait_shown(pilot, app.banner, text)
+            app.env.info = EnvInfo(kind="fleet", env_key=text, instance_id=text[:12])
+            app.refresh_status()
+            await wait_shown(pilot, app.query_one(StatusBar), f"{text} inst {text[:12]}")
+        await pilot.press("ctrl+p")
+        palette = await wait_for(pilot, lambda: app.screen.query(CommandList))
+        for text in BROKEN_MARKUP:  # the name in the title, the description as help
+            await search_palette(pilot, palette.first(), text, f"Call tool {text}\n{text}")
+        for length in CUT_LENGTHS:  # help cut at 120 characters, inside a tag
+            shortened = cut_description(length)[:119] + "…"
+            await search_palette(pilot, palette.first(), f"cut-{length}", shortened)
+        assert app.is_running
+
+
+async def search_palette(pilot, commands: CommandList, query: str, expected: str) -> None:
+    """Search the open command palette for `query`; wait until it lists `expected`."""
+    pilot.app.screen.query_one(CommandInput).value = query
+    await wait_shown(pilot, commands, expected)
