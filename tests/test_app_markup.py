@@ -9,12 +9,20 @@ from textual.widget import Widget
 from textual.widgets import Select
 from textual.widgets._toast import Toast
 
-from fleet_tui.envs.base import EnvInfo
+from fleet_tui.envs.base import Task
+from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.targets import Target
+from fleet_tui.tasks.verify import AdHocVerifier
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
 from fleet_tui.ui.widgets.status_bar import StatusBar
-from tests.app_driver import SIZE, call, screen_text, wait_connected, wait_for
+from fleet_tui.ui.widgets.task_browser import TaskBrowser
+from fleet_tui.ui.widgets.task_detail import TaskDetail
+from fleet_tui.ui.widgets.task_features import TaskFeatures
+from fleet_tui.ui.widgets.verdict import VerdictView
+from tests.app_driver import SIZE, call, screen_text, wait_for
 from tests.fixtures.markup_server import BROKEN_MARKUP, CUT_LENGTHS, cut_description
+from tests.test_tasks_app import make_app, started, verdict_after
 
 
 def region_text(app, region: Region) -> str:
@@ -49,10 +57,21 @@ async def wait_shown(pilot, widget: Widget, text: str, times: int = 1) -> None:
         raise AssertionError(f"{text!r} not shown {times} times in:\n{shown}") from None
 
 
-async def test_broken_markup_from_an_env_is_shown_literally_everywhere(mcp_markup):
-    app = FleetTuiApp(Target(mcp=[mcp_markup.url]))
+async def test_broken_markup_from_an_env_is_shown_literally_everywhere(mcp_markup, tmp_path):
+    session = tmp_path / "markup.jsonl"
+    tasks = [Task(key=text, prompt=text, env_key="markup") for text in BROKEN_MARKUP]
+    features = TaskFeatures(tasks=tasks, recorder=SessionRecorder(session))
+    app = FleetTuiApp(Target(mcp=[mcp_markup.url]), env_factory=features.env_factory)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await wait_connected(pilot)
+        await started(pilot, features)
+        browser, detail = app.query_one(TaskBrowser), app.query_one(TaskDetail)
+        for text in BROKEN_MARKUP:
+            assert browser.select(text)
+            await wait_shown(pilot, browser, text)
+            await wait_shown(pilot, detail.query_one("#task-heading"), text)  # the key
+            # the prompt is Markdown by design (where `\\[` is an escaped bracket)
+            assert detail.query_one("#task-prompt").source == text
+        await pilot.press("f2")
         for text in BROKEN_MARKUP:
             await app.show_tool(text, {"choice": text})
             # the name in the title, the description, the field's description, the enum label
@@ -84,7 +103,7 @@ async def test_broken_markup_from_an_env_is_shown_literally_everywhere(mcp_marku
         for text in BROKEN_MARKUP:
             app.banner.show(f"Connection lost: {text}")
             await wait_shown(pilot, app.banner, text)
-            app.env.info = EnvInfo(kind="fleet", env_key=text, instance_id=text[:12])
+            app.env.info.env_key, app.env.info.instance_id = text, text[:12]
             app.refresh_status()
             await wait_shown(pilot, app.query_one(StatusBar), f"{text} inst {text[:12]}")
         await pilot.press("ctrl+p")
@@ -94,6 +113,11 @@ async def test_broken_markup_from_an_env_is_shown_literally_everywhere(mcp_marku
         for length in CUT_LENGTHS:  # help cut at 120 characters, inside a tag
             shortened = cut_description(length)[:119] + "…"
             await search_palette(pilot, palette.first(), f"cut-{length}", shortened)
+        await pilot.press("escape")
+        app.push_screen(SessionBrowserScreen(session))
+        events = await wait_for(pilot, lambda: app.screen.query("#session-events"))
+        for text in BROKEN_MARKUP:
+            await wait_shown(pilot, events.first(), text)  # each call
         assert app.is_running
 
 
@@ -101,3 +125,23 @@ async def search_palette(pilot, commands: CommandList, query: str, expected: str
     """Search the open command palette for `query`; wait until it lists `expected`."""
     pilot.app.screen.query_one(CommandInput).value = query
     await wait_shown(pilot, commands, expected)
+
+
+async def test_broken_markup_in_a_verdict(local_host, tmp_path):
+    verifier = tmp_path / "check.py"
+    verifier.write_text(
+        f"TEXTS = {BROKEN_MARKUP!r}\n\n"
+        "def check(env):\n"
+        "    print('\\n'.join(TEXTS))\n"
+        "    raise ValueError('\\n'.join(TEXTS))\n"
+    )
+    features = TaskFeatures(adhoc=AdHocVerifier(verifier), mode="local")
+    app = make_app(local_host, features)
+    async with app.run_test(size=SIZE) as pilot:
+        panel = await started(pilot, features)
+        panel.verify()
+        verdict, _ = await verdict_after(pilot, panel, 0)
+        assert verdict.error_type == "ValueError"
+        for text in BROKEN_MARKUP:  # its error (what it printed follows, out of sight)
+            await wait_shown(pilot, app.query_one(VerdictView), text)
+        assert app.is_running
