@@ -69,8 +69,8 @@ async def test_copy_command_reproduces_the_call(two_servers):
         await app.show_tool("echo", {"text": "it's"})
         await pilot.pause()
         assert app.current_command() == (
-            f"fleet-tui call --mcp {two_servers.mcp[0]} --mcp {two_servers.mcp[1]} echo "
-            '--args \'{"text":"it\'"\'"\'s"}\''
+            f"fleet-tui call --mcp {two_servers.mcp[0]} --mcp {two_servers.mcp[1]} "
+            '--args \'{"text":"it\'"\'"\'s"}\' -- echo'
         )
 
 

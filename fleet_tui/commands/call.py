@@ -10,7 +10,9 @@ import argparse
 import hashlib
 import json
 import mimetypes
+import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +48,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--save-images", metavar="DIR", help="write images here (default: a new temporary folder)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
-    # ENV_KEY and TOOL are both positional, and options may come between them.
-    parser.parse_args = parser.parse_intermixed_args
+    parser.parse_args = partial(parse_call_arguments, parser)
+
+
+def parse_call_arguments(
+    parser: argparse.ArgumentParser, args: list[str] | None = None, namespace: Any = None
+) -> argparse.Namespace:
+    """ENV_KEY and TOOL are both positional, and options may come between them (intermixed
+    parsing). After `--` every word is positional, whatever it looks like: there the plain
+    parsing is used, as intermixed parsing (Python 3.11) reads `-- --mcp=URL` as an option."""
+    words = sys.argv[1:] if args is None else args
+    if "--" in words:
+        return argparse.ArgumentParser.parse_args(parser, words, namespace)
+    return parser.parse_intermixed_args(words, namespace)
 
 
 def parse_arguments(args_json: str | None, pairs: list[str]) -> dict[str, Any]:

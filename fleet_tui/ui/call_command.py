@@ -1,4 +1,9 @@
-"""The current call as a `fleet-tui call ...` command line a user can paste into a shell."""
+"""The current call as a `fleet-tui call ...` command line a user can paste into a shell.
+
+Env text stays data there: the env key and tool name come after `--` (a tool named
+`--mcp=URL` is a name, not an option), and secret-named `--env` values are redacted as in
+session files.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,12 @@ import json
 import shlex
 from typing import Any
 
+from fleet_tui.session.redact import redact
 from fleet_tui.targets import Target
 
 
 def target_options(target: Target, instance_id: str | None = None) -> list[str]:
-    """The command-line options that reach the same target.
+    """The command-line options that reach the same target, with `target_env_key`.
 
     With `instance_id` (a Fleet instance that will outlive this app), attach to it instead of
     provisioning a new one.
@@ -23,8 +29,6 @@ def target_options(target: Target, instance_id: str | None = None) -> list[str]:
     words: list[str] = []
     if instance_id and target.kind == "fleet":
         words += ["--instance", instance_id]
-    elif target.env_key:
-        words.append(target.env_key)
     elif target.instance:
         words += ["--instance", target.instance]
     if target.local:
@@ -41,17 +45,24 @@ def target_options(target: Target, instance_id: str | None = None) -> list[str]:
         ):
             if value:
                 words += [flag, value]
-        for key, value in target.env_variables.items():
+        for key, value in redact(target.env_variables).items():
             words += ["--env", f"{key}={value}"]
     return words
+
+
+def target_env_key(target: Target, instance_id: str | None = None) -> list[str]:
+    """The ENV_KEY word that goes with `target_options` (none when attaching)."""
+    attaching = instance_id and target.kind == "fleet"
+    return [target.env_key] if target.env_key and not target.openenv and not attaching else []
 
 
 def call_command(
     target: Target, tool: str, arguments: dict[str, Any], instance_id: str | None = None
 ) -> str:
-    words = ["fleet-tui", "call", *target_options(target, instance_id), tool]
+    words = ["fleet-tui", "call", *target_options(target, instance_id)]
     if arguments:
         words += ["--args", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
+    words += ["--", *target_env_key(target, instance_id), tool]
     return " ".join(shell_word(word) for word in words)
 
 
