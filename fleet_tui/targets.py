@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from fleet_tui.envs.base import EnvError
+from fleet_tui.session.redact import remember_secrets
 
 if TYPE_CHECKING:
     from fleet_tui.envs.base import Env
@@ -104,6 +105,7 @@ def add_target_arguments(
 def target_from_args(args: argparse.Namespace) -> Target:
     """Build and check a Target; raises EnvError (exit 2) with a one-line message."""
     env_variables = dict(key_value(item, "--env") for item in args.env_variables)
+    remember_secrets(env_variables)
     target = Target(
         env_key=args.env_key,
         instance=args.instance,

@@ -1,8 +1,10 @@
-"""Env text that would act on a terminal or leak a secret: secret `--env` values and a tool
-named like an option in the copied `fleet-tui call` command."""
+"""Env text that would act on a terminal or leak a secret: bidi and C1 controls in results,
+the API key split by an escape, secret `--env` values and a tool named like an option in the
+copied `fleet-tui call` command."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -13,10 +15,68 @@ from mcp.server.mcpserver import MCPServer
 
 from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
-from tests.app_driver import SIZE, wait_connected, wait_for
+from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
+from tests.cli_run import fleet_tui
 from tests.fixtures.mcp_servers import BEARER_SEEN, ServedMcp, serve_in_thread
 
+SECRET = "sk-live-split-by-escapes-7777"
+HIDDEN_FORMS = "right-to-left \u202eexe.txt, C1 \x85 and \x90"
+SIGNED_FORMS = "right-to-left \\u202eexe.txt, C1 \\u0085 and \\u0090"
 SECRET_ENV = "tok-env-never-shown-31337"
+
+
+def raw_forms(text: str) -> list[str]:
+    """The bidi and C1 controls in `text`."""
+    return [c for c in text if c == "\u202e" or "\x80" <= c <= "\x9f"]
+
+
+async def test_bidi_and_c1_controls_in_a_result_show_as_signs(mcp_alpha):
+    app = FleetTuiApp(Target(mcp=[mcp_alpha.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        entry = await call(pilot, "echo", {"text": HIDDEN_FORMS})
+        assert entry.status == "ok"
+        assert SIGNED_FORMS in rendered_text(app)
+        assert not raw_forms(rendered_text(app) + app.export_screenshot())
+
+
+def echo_json(url: str, text: str) -> subprocess.CompletedProcess:
+    """`fleet-tui call --mcp URL echo --json` with `text`, the API key set to SECRET."""
+    arguments = json.dumps({"text": text})
+    return fleet_tui(
+        *["call", "--mcp", url, "echo", "--args", arguments, "--json"],
+        env={"FLEET_API_KEY": SECRET},
+    )
+
+
+def test_json_output_escapes_bidi_and_c1_controls(mcp_alpha):
+    result = echo_json(mcp_alpha.url, HIDDEN_FORMS)
+
+    assert result.returncode == 0, result.stderr
+    assert not raw_forms(result.stdout)
+    assert "\\u202eexe.txt" in result.stdout, "escaped as JSON escapes"
+    assert json.loads(result.stdout)["structured"]["result"] == HIDDEN_FORMS, "data unchanged"
+
+
+def test_json_output_hides_the_api_key_split_by_an_escape(mcp_alpha):
+    result = echo_json(mcp_alpha.url, f"key {SECRET[:8]}\x1b[31m{SECRET[8:]}")
+
+    assert result.returncode == 0, result.stderr
+    assert SECRET[8:] not in result.stdout
+    assert json.loads(result.stdout)["structured"]["result"] == "key [redacted]"
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_an_env_echoing_a_secret_env_value_does_not_print_it(mcp_alpha, as_json):
+    flags = ["--json"] if as_json else []
+    result = fleet_tui(
+        *["call", "--mcp", mcp_alpha.url, "--env", f"API_TOKEN={SECRET_ENV}", "echo"],
+        *["-a", f"text=token {SECRET_ENV}", *flags],
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert SECRET_ENV not in result.stdout + result.stderr
+    assert "token [redacted]" in result.stdout
 
 
 async def test_the_copied_command_and_its_toast_redact_secret_env_values(mcp_alpha):

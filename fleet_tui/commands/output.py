@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from fleet_tui.session.redact import hide_secret_values
-from fleet_tui.untrusted import clean, encodable
+from fleet_tui.untrusted import clean, encodable, signed_formats, without_secrets
 
 
 def out(text: str = "") -> None:
@@ -26,9 +26,11 @@ def warn(text: str) -> None:
 
 
 def print_json(data: Any) -> None:
-    """`data` as indented JSON on stdout, without the API key. JSON escapes control characters
-    itself."""
-    print(encodable(hide_secret_values(pretty_json(data))), flush=True)
+    """`data` as indented JSON on stdout, without secrets (even split by escapes). JSON escapes
+    C0 control characters itself; C1 and bidi controls get the same `\\uXXXX` escapes here
+    (`ensure_ascii=False` would leave them raw)."""
+    text = pretty_json(without_secrets(data))
+    print(encodable(signed_formats(hide_secret_values(text))), flush=True)
 
 
 def pretty_json(value: Any) -> str:

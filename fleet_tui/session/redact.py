@@ -20,14 +20,26 @@ BEARER = re.compile(r"(Bearer\s+)[A-Za-z0-9._~+/=-]+", re.I)
 
 SECRET_ENV_VARS = ("FLEET_API_KEY",)
 
+_given_secrets: set[str] = set()
+"""Values of secret-named `--env` variables given to this process (see `remember_secrets`)."""
+
+
+def remember_secrets(variables: dict[str, str]) -> None:
+    """Treat the values of the secret-named `variables` (`--env API_TOKEN=...` for an env) as
+    FLEET_API_KEY's: hidden wherever env text is shown, printed or recorded."""
+    _given_secrets.update(
+        value for name, value in variables.items() if SECRET_NAME.search(name) and len(value) >= 4
+    )
+
 
 def _secret_values() -> list[str]:
-    return [v for name in SECRET_ENV_VARS if len(v := os.environ.get(name, "")) >= 4]
+    known = [v for name in SECRET_ENV_VARS if len(v := os.environ.get(name, "")) >= 4]
+    return known + sorted(_given_secrets)
 
 
 def hide_secret_values(text: str) -> str:
-    """`text` with the values of the secret environment variables (FLEET_API_KEY) replaced;
-    values under 8 characters (a placeholder like `local`) are left alone, as ordinary words."""
+    """`text` with the secret values (FLEET_API_KEY's, `remember_secrets`) replaced; values
+    under 8 characters (a placeholder like `local`) are left alone, as ordinary words."""
     for secret in _secret_values():
         if len(secret) >= 8:
             text = text.replace(secret, REDACTED)
