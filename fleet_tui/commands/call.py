@@ -55,8 +55,9 @@ def parse_call_arguments(
     parser: argparse.ArgumentParser, args: list[str] | None = None, namespace: Any = None
 ) -> argparse.Namespace:
     """ENV_KEY and TOOL are both positional, and options may come between them (intermixed
-    parsing). After `--` every word is positional, whatever it looks like: there the plain
-    parsing is used, as intermixed parsing (Python 3.11) reads `-- --mcp=URL` as an option."""
+    parsing). After `--` every word is positional, whatever it looks like: with `--` the plain
+    parsing is used (options first), as argparse's intermixed parsing (Python 3.11 to 3.13)
+    still reads `-- --mcp=URL` as an option."""
     words = sys.argv[1:] if args is None else args
     if "--" in words:
         return argparse.ArgumentParser.parse_args(parser, words, namespace)
