@@ -14,7 +14,7 @@ async def test_an_error_status_shows_in_the_banner_with_a_hint(misbehaving):
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.banner.shown)
 
-        assert f"HTTP 401 Unauthorized from {url}: check the credentials" in app.banner.message
+        assert f"{url}: HTTP 401 Unauthorized: check the credentials" in app.banner.message
         assert "Server returned an error response" not in app.banner.message
 
 

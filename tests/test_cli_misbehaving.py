@@ -18,8 +18,20 @@ def test_an_error_status_is_one_line_with_a_hint(misbehaving, command):
     result = fleet_tui(command, "--mcp", url, *arguments)
 
     assert_one_line_error(
-        result, 2, f"HTTP 403 Forbidden from {url}: check the credentials (the API key or token)"
+        result, 2, f"{url}: HTTP 403 Forbidden: check the credentials (the API key or token)"
     )
+
+
+@pytest.mark.parametrize("status", [401, 404])
+def test_a_connect_error_names_the_url_once_and_no_class(misbehaving, status):
+    url = f"{misbehaving}/status/{status}"
+
+    result = fleet_tui("tools", "--mcp", url)
+
+    last = result.stderr.strip().splitlines()[-1]
+    said = f"fleet-tui: could not connect to any MCP endpoint: {url}: HTTP {status}"
+    assert last.startswith(said)
+    assert last.count(url) == 1 and "MCPError" not in last
 
 
 def test_tools_lists_broken_tools_with_their_reason(misbehaving):

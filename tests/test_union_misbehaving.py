@@ -32,10 +32,10 @@ def states(union: McpUnion) -> list[EndpointState]:
 @pytest.mark.parametrize(
     ("status", "says"),
     [
-        (401, "HTTP 401 Unauthorized from {url}: check the credentials (the API key or token)"),
-        (403, "HTTP 403 Forbidden from {url}: check the credentials"),
-        (404, "HTTP 404 Not Found from {url}: wrong path, or an SSE endpoint"),
-        (500, "HTTP 500 Internal Server Error from {url}: the server failed"),
+        (401, "{url}: HTTP 401 Unauthorized: check the credentials (the API key or token)"),
+        (403, "{url}: HTTP 403 Forbidden: check the credentials"),
+        (404, "{url}: HTTP 404 Not Found: wrong path, or an SSE endpoint"),
+        (500, "{url}: HTTP 500 Internal Server Error: the server failed"),
     ],
 )
 async def test_an_error_status_is_named_with_a_hint(misbehaving, open_union, status, says):

@@ -37,6 +37,8 @@ def _describe_leaf(error: BaseException) -> str:
     if name == "ConnectError":
         return f"cannot connect ({error})" if str(error) else "cannot connect"
     message = getattr(error, "message", None) or str(error)
+    if name == "MCPError" and message:  # the mcp SDK's wrapper: its message is the whole story
+        return message
     return f"{name}: {message}" if message else name
 
 

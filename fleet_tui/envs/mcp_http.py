@@ -94,7 +94,7 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
             return replaced(request, response, body)
         transient = status >= 500 or status in (408, 429)
         code = INTERNAL_ERROR if transient else INVALID_REQUEST
-        return jsonrpc_error(request, message, code, http_error_message(status, str(request.url)))
+        return jsonrpc_error(request, message, code, http_error_message(status))
 
     async def aclose(self) -> None:
         await self.inner.aclose()
@@ -130,8 +130,8 @@ def environment_proxy(url: str) -> str | None:
     return urllib.request.getproxies().get(parts.scheme)
 
 
-def http_error_message(status: int, url: str) -> str:
-    """The status, where it came from and what it most likely means."""
+def http_error_message(status: int) -> str:
+    """The status and what it most likely means (whoever shows it names the endpoint)."""
     try:
         phrase = f" {HTTPStatus(status).phrase}"
     except ValueError:
@@ -144,7 +144,7 @@ def http_error_message(status: int, url: str) -> str:
         hint = "the server failed (its log says why)"
     else:
         hint = "the server refused the request"
-    return f"HTTP {status}{phrase} from {url}: {hint}"
+    return f"HTTP {status}{phrase}: {hint}"
 
 
 async def read_capped(response: httpx2.Response) -> bytes | None:
