@@ -123,11 +123,11 @@ def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -
 
 def unchecked_output(tools: list[Tool], name: str) -> list[str]:
     """A warning when the tool's output schema is too complex to check its result against."""
-    from fleet_tui.forms.budget import complexity_note
+    from fleet_tui.forms.budget import output_note
 
     tool = next((tool for tool in tools if tool.name == name), None)
-    note = complexity_note(tool.output_schema) if tool and tool.output_schema else None
-    return [f"{visible(name)}: not checked, the output {note}"] if note else []
+    note = output_note(tool.output_schema) if tool and tool.output_schema else None
+    return [f"{visible(name)}: result not checked: {note}"] if note else []
 
 
 class BlockFiles:

@@ -4,7 +4,7 @@
 jsonschema, on the event loop and without any bound: a schema bomb (forms/budget.py) would
 never finish and eat all memory. A tool whose output schema is over the budget is called with a
 plain tools/call request instead, which the SDK does not check; the result says so where it is
-shown (`complexity_note` of the output schema).
+shown (`output_note` of the output schema).
 """
 
 from __future__ import annotations

@@ -64,6 +64,13 @@ def complexity_note(schema: Any) -> str | None:
     return None if reason is None else f"schema too complex to validate: {reason}"
 
 
+def output_note(schema: Any) -> str | None:
+    """Why a result is not checked against this output schema ("the output schema is too
+    complex to validate (<why>)"), or None when it is within the budget."""
+    reason = over_budget(schema)
+    return None if reason is None else f"the output schema is too complex to validate ({reason})"
+
+
 def over_budget(schema: Any) -> str | None:
     """Why validating against `schema` could take unbounded time, or None when it cannot."""
     if not isinstance(schema, dict):

@@ -25,7 +25,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
-from fleet_tui.forms.budget import complexity_note
+from fleet_tui.forms.budget import output_note
 from fleet_tui.forms.validation import LOCAL_REFS
 from fleet_tui.ui.safe_text import clean
 from fleet_tui.ui.widgets.text_pager import PagerText
@@ -197,9 +197,9 @@ def structured_view(result: ToolResult, tool: Tool | None) -> StructuredView:
     body = part.highlighted if part.highlighted is not None else part.pager
     if not schema:
         return StructuredView(body, [], "The tool declares no output schema.")
-    note = complexity_note(schema)
+    note = output_note(schema)
     if note is not None:
-        return StructuredView(body, [], f"Not checked: the output {note}.")
+        return StructuredView(body, [], f"Not checked: {note}.")
     problems = schema_problems(result.structured, schema)
     verdict = (
         "Matches the tool's output schema."
