@@ -29,6 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, ListToolsResult
 from mcp_types import methods as mcp_methods
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from fleet_tui.envs.errors import leaf_errors
 from fleet_tui.envs.results import BROKEN_TOOL_KEY
@@ -233,10 +234,23 @@ def tool_problem(tool: Any, version: str) -> str | None:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"][2:]) or "the tool"
-        return f"{where}: {first['msg']}"
+        return f"{where}: {plain_reason(first)}"
     except (KeyError, ValueError):  # a protocol version the SDK does not list
         return None
     return None
+
+
+OBJECT_EXPECTED = ("model_type", "model_attributes_type", "dict_type")
+"""pydantic's error types for "not an object" (their messages name the SDK's classes)."""
+
+
+def plain_reason(error: ErrorDetails) -> str:
+    """A pydantic error in plain words, without the SDK's class names."""
+    if error["type"] in OBJECT_EXPECTED:
+        return "should be a JSON object"
+    if error["type"] == "missing":
+        return "missing"
+    return error["msg"].removeprefix("Input ")
 
 
 def json_depth(value: Any) -> int:
