@@ -218,6 +218,29 @@ def test_a_schema_bomb_is_one_raw_field_never_expanded_nor_validated(keyword):
     assert form.errors() == []
 
 
+SLOW_PATTERN = "^(a|aa)+$"
+"""Python's `re` backtracks for minutes on 40 `a`s and a `b` (it doubles with each `a`)."""
+
+
+@pytest.mark.timeout(30)
+def test_a_pattern_that_backtracks_without_end_is_stopped_and_said():
+    form = build_form(
+        {
+            "type": "object",
+            "properties": {"text": {"type": "string", "pattern": SLOW_PATTERN}},
+            "patternProperties": {SLOW_PATTERN: {"type": "integer"}},
+        }
+    )
+    typed = "a" * 40 + "b"
+    form.load({"text": typed, typed: 1})
+    assert {(e.path, e.message) for e in form.errors()} == {
+        (("text",), "pattern '^(a|aa)+$' took over 0.1 s to match, not checked"),
+        ((), f"key '{typed}': pattern '^(a|aa)+$' took over 0.1 s to match, not checked"),
+    }
+    form.load({"text": "aaa"})
+    assert form.errors() == []
+
+
 @pytest.mark.timeout(30)
 def test_a_remote_ref_is_never_fetched(silent_url):
     form = build_form(obj({"a": {"$ref": silent_url}}))

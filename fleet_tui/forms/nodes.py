@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from fleet_tui.forms.patterns import search_or_false
 from fleet_tui.forms.schema import MISSING, Schema, json_equal
 
 Path = tuple[str | int, ...]
@@ -542,11 +543,8 @@ class MapNode(Node):
         patterns = schema.get("patternProperties")
         if isinstance(patterns, dict):
             for pattern, sub in patterns.items():
-                try:
-                    if re.search(pattern, key):
-                        return sub
-                except (re.error, TypeError):
-                    continue
+                if search_or_false(pattern, key):
+                    return sub
         extra = schema.get("additionalProperties", True)
         return extra if isinstance(extra, dict) else True
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -13,6 +14,7 @@ from jsonschema import Draft202012Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 
+from fleet_tui.forms.patterns import TOO_SLOW, search, search_or_false
 from fleet_tui.forms.schema import Schema
 
 Path = tuple[str | int, ...]
@@ -67,6 +69,45 @@ metaschemas) only. By default jsonschema fetches an http(s) `$ref` with no timeo
 thread that validates, and that schema would escape the budget (forms/budget.py)."""
 
 
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """jsonschema's `pattern`, matched with a time limit (forms/patterns.py)."""
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        if not search(pattern, instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+    except TimeoutError:
+        yield ValidationError(f"pattern {pattern!r} {TOO_SLOW}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    """jsonschema's `patternProperties`, matched with a time limit (forms/patterns.py)."""
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            try:
+                found = search(pattern, key)
+            except TimeoutError:
+                yield ValidationError(f"key {key!r}: pattern {pattern!r} {TOO_SLOW}")
+                continue
+            if found:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+@functools.cache
+def _bounded(cls: Any) -> Any:
+    return validators.extend(cls, {"pattern": _pattern, "patternProperties": _pattern_properties})
+
+
+def validator_class(schema: Any) -> Any:
+    """The jsonschema validator class for `schema` (Draft 2020-12 unless `$schema` says
+    otherwise), its regular expressions matched with a time limit."""
+    return _bounded(validators.validator_for(schema, default=Draft202012Validator))
+
+
 class ArgumentValidator:
     """A compiled validator for one schema (Draft 2020-12 unless `$schema` says otherwise).
 
@@ -77,7 +118,7 @@ class ArgumentValidator:
     def __init__(self, schema: Schema) -> None:
         self.problem: str | None = None
         try:
-            cls = validators.validator_for(schema, default=Draft202012Validator)
+            cls = validator_class(schema)
             self._validator: Any = cls(schema, format_checker=FORMAT_CHECKER, registry=LOCAL_REFS)
         except Exception as exc:  # a schema of any shape must not break the form
             self.problem = f"schema cannot be used for validation: {exc}"
@@ -125,7 +166,9 @@ def _map_one(error: ValidationError, branch_at: Callable[[Path], int | None]) ->
             error.schema.get("patternProperties", {}) if isinstance(error.schema, dict) else {}
         )
         extra = [
-            k for k in instance if k not in allowed and not any(_search(p, k) for p in patterns)
+            k
+            for k in instance
+            if k not in allowed and not any(search_or_false(p, k) for p in patterns)
         ]
         return [FieldError((*path, k), "unexpected key") for k in extra] or [
             FieldError(path, _short(error.message))
@@ -138,13 +181,6 @@ def _map_one(error: ValidationError, branch_at: Callable[[Path], int | None]) ->
         if chosen in by_branch:
             return [e for sub in by_branch[chosen] for e in _map_one(sub, branch_at)]
     return [FieldError(path, _short(error.message))]
-
-
-def _search(pattern: str, key: str) -> bool:
-    try:
-        return re.search(pattern, key) is not None
-    except re.error:
-        return False
 
 
 def _short(message: str) -> str:

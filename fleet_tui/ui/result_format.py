@@ -26,7 +26,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
 )
 from fleet_tui.forms.budget import output_note
-from fleet_tui.forms.validation import LOCAL_REFS
+from fleet_tui.forms.validation import LOCAL_REFS, validator_class
 from fleet_tui.ui.safe_text import clean
 from fleet_tui.ui.widgets.text_pager import PagerText
 
@@ -167,11 +167,9 @@ def raw_json(result: ToolResult) -> Any:
 def schema_problems(value: Any, schema: dict[str, Any]) -> list[str]:
     """Where `value` breaks `schema`, one line per problem ("$.path: message")."""
     try:
-        validator_class = jsonschema.validators.validator_for(
-            schema, jsonschema.Draft202012Validator
-        )
-        validator_class.check_schema(schema)
-        validator = validator_class(schema, registry=LOCAL_REFS)
+        cls = validator_class(schema)
+        cls.check_schema(schema)
+        validator = cls(schema, registry=LOCAL_REFS)
         errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
     except jsonschema.SchemaError as error:
         return [f"the tool's output schema is invalid: {error.message}"]
