@@ -411,6 +411,14 @@ def test_text_that_is_not_a_number_is_an_input_error_at_its_field():
     assert [(e.path, e.message) for e in form.errors()] == [(("i",), "not an integer")]
 
 
+def test_an_integer_too_long_to_convert_is_an_input_error_at_its_field():
+    form = build_form(obj({"i": {"type": "integer"}}))
+    form.node_at(("i",)).set_text("1" * 5000)  # Python's int() refuses past 4,300 digits
+    assert [(e.path, e.message) for e in form.errors()] == [
+        (("i",), "5,000 digits is too long for a number (at most 4,300)")
+    ]
+
+
 def test_loaded_value_of_the_wrong_type_is_kept_as_raw_json():
     form = build_form(obj({"i": {"type": "integer"}}))
     form.load({"i": "seven"})
@@ -457,7 +465,10 @@ def test_raw_field_reports_invalid_json():
         ("NaN", "invalid JSON: NaN is not a JSON value"),
         ("[1, -Infinity]", "invalid JSON: -Infinity is not a JSON value"),
         ("[" * 100_000, "invalid JSON: nested too deeply"),
+        ("[1e999]", "invalid JSON: 1e999 is too large for a number"),
+        ("1" * 5000, "invalid JSON: 5,000 digits is too long for a number (at most 4,300)"),
     ],
+    ids=["word", "nan", "infinity", "deep", "huge-float", "long-integer"],
 )
 def test_raw_field_refuses_what_is_not_json_in_plain_words(text, message):
     form = build_form(obj({"raw": {}}))
