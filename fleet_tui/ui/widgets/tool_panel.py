@@ -55,11 +55,11 @@ class RawJsonForm(Vertical):
             raise ValueError("arguments must be a JSON object")
         return value
 
-    def errors(self) -> list[str]:
+    def errors(self) -> list[FieldError]:
         try:
             self.value()
         except ValueError as error:
-            return [str(error)]
+            return [FieldError((), str(error))]
         return []
 
     def point_at_problem(self) -> None:
@@ -88,9 +88,8 @@ def form_arguments(form: ToolForm | RawJsonForm) -> dict[str, Any]:
 
 
 def form_errors(form: ToolForm | RawJsonForm) -> list[str]:
-    """One line per problem: `path: message` (ToolForm's errors, or RawJsonForm's strings)."""
-    errors = form.errors()
-    return [error_line(e if isinstance(e, FieldError) else FieldError((), e)) for e in errors]
+    """One line per problem: `path: message`."""
+    return [error_line(error) for error in form.errors()]
 
 
 class ToolPanel(Vertical):
