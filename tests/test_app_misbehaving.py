@@ -18,6 +18,18 @@ async def test_an_error_status_shows_in_the_banner_with_a_hint(misbehaving):
         assert "Server returned an error response" not in app.banner.message
 
 
+async def test_an_endpoint_that_never_connected_is_down_not_lost(misbehaving):
+    refused, fine = f"{misbehaving}/status/401", f"{misbehaving}/fine"
+    app = FleetTuiApp(Target(mcp=[refused, fine]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.banner.shown)
+
+        assert app.banner.message == (
+            f"MCP endpoint down: {refused}: HTTP 401 Unauthorized: check the credentials "
+            "(the API key or token)"
+        )
+
+
 async def test_broken_tools_are_marked_with_their_reason_and_the_others_work(misbehaving):
     app = FleetTuiApp(Target(mcp=[f"{misbehaving}/bad-schemas"]))
     async with app.run_test(size=SIZE) as pilot:

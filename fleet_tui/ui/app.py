@@ -227,8 +227,8 @@ class FleetTuiApp(App[int]):
             self._notify_new_warnings()
         down = [e for e in endpoints if e.state == EndpointState.DOWN]
         if self.connection_state == "connected" and down and not self.banner.shown:
-            names = ", ".join(f"{e.url} ({e.error or 'down'})" for e in down)
-            self.banner.show(f"Connection lost: {names}", action="reconnect", label="Reconnect")
+            names = "; ".join(f"{e.url}: {e.error or 'no connection'}" for e in down)
+            self.banner.show(f"MCP endpoint down: {names}", action="reconnect", label="Reconnect")
 
     def _notify_new_warnings(self) -> None:
         """Show each of the env's warnings once (a failed heartbeat, a tool-name clash, ...)."""
