@@ -479,6 +479,18 @@ def test_raw_field_refuses_what_is_not_json_in_plain_words(text, message):
     assert "raw" not in form.value()
 
 
+def test_an_enum_too_long_to_list_is_typed_as_json_and_still_checked():
+    values = [f"v{i}" for i in range(200_000)]
+    form = build_form(obj({"few": {"enum": values[:1000]}, "many": {"enum": values}}))
+    assert isinstance(form.node_at(("few",)), EnumNode)
+    many = form.node_at(("many",))
+    assert isinstance(many, RawNode) and many.reason == "200,000 choices"
+    many.set_text('"v199999"')
+    assert form.value() == {"many": "v199999"} and form.errors() == []
+    many.set_text('"nope"')
+    assert [e.path for e in form.errors()] == [("many",)]
+
+
 def test_unknown_keywords_are_ignored():
     form = build_form(obj({"x": {"type": "string", "x-widget": "fancy", "nonsense": [1]}}))
     assert isinstance(form.node_at(("x",)), ScalarNode)
