@@ -27,7 +27,7 @@ from textual.containers import Vertical
 
 from fleet_tui.envs.base import Env, Tool
 from fleet_tui.forms import build_form
-from fleet_tui.local.runner import start_local_host
+from fleet_tui.local.runner import LocalHost, start_local_host
 from fleet_tui.targets import Target, make_env
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.field_preview import PreviewWidget
@@ -123,10 +123,10 @@ class WithWideTools:
         return [*await self._env.list_tools(refresh), *wide]
 
 
-async def time_in_app(base_url: str) -> dict[str, float]:
+async def time_in_app(host: LocalHost) -> dict[str, float]:
     """Median seconds from choosing each wide tool in fleet-tui to its form being painted
     (another tool is shown in between, so each choice mounts a new form)."""
-    target = Target(env_key="tracker", base_url=base_url, api_key="local")
+    target = Target(env_key="tracker", base_url=host.base_url, api_key=host.token)
     app = FleetTuiApp(target, env_factory=lambda t: WithWideTools(make_env(t)))
     times: dict[str, list[float]] = {f"wide_{n}": [] for n in APP_SIZES}
     async with app.run_test(size=(120, 36)) as pilot:
@@ -146,9 +146,9 @@ async def time_in_app(base_url: str) -> dict[str, float]:
 async def in_the_app() -> None:
     host = start_local_host()
     try:
-        shown = await time_in_app(host.base_url)
+        shown = await time_in_app(host)
         with previews_off():
-            baseline = await time_in_app(host.base_url)
+            baseline = await time_in_app(host)
     finally:
         host.stop()
     print("\nin fleet-tui (choose the tool, form painted):\n")

@@ -16,6 +16,7 @@ from tests.app_driver import (
     wait_for,
     wait_idle,
 )
+from tests.fixtures.local_host import AUTH
 
 
 @pytest.fixture
@@ -24,7 +25,9 @@ def instances(local_host):
     import httpx
 
     def running() -> set[str]:
-        answer = httpx.get(f"{local_host.base_url}/v1/env/instances", timeout=10).json()
+        answer = httpx.get(
+            f"{local_host.base_url}/v1/env/instances", timeout=10, headers=AUTH
+        ).json()
         items = answer if isinstance(answer, list) else answer.get("instances", answer)
         return {i["instance_id"] for i in items if i.get("status", "running") == "running"}
 
@@ -83,7 +86,7 @@ async def test_keep_leaves_the_instance_and_says_how_to_attach(local_host, insta
             f"Attach again with: fleet-tui --instance {instance} --base-url {local_host.base_url}",
         ]
     finally:
-        httpx.delete(f"{local_host.base_url}/v1/env/instances/{instance}", timeout=10)
+        httpx.delete(f"{local_host.base_url}/v1/env/instances/{instance}", timeout=10, headers=AUTH)
 
 
 async def test_unknown_env_key_shows_a_banner_and_the_app_stays_up(local_host):

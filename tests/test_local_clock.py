@@ -7,10 +7,9 @@ import sqlite3
 from datetime import UTC, datetime
 
 import httpx
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 
 from fleet_tui.local.clock import FALLBACK_EPOCH, LogicalClock, seed_epoch
+from tests.fixtures.local_host import AUTH, mcp_session
 
 TRACKER_EPOCH = "2026-01-08T14:01:00Z"
 """One minute after the newest timestamp in the tracker's seed (issue 8, 14:00)."""
@@ -54,12 +53,7 @@ async def mcp_sessions(root: str):
     async with contextlib.AsyncExitStack() as stack:
         sessions = {}
         for path in ("mcp", "api/v1/mcp"):
-            read, write, *_ = await stack.enter_async_context(
-                streamable_http_client(f"{root}{path}")
-            )
-            session = await stack.enter_async_context(ClientSession(read, write))
-            await session.initialize()
-            sessions[path] = session
+            sessions[path] = await stack.enter_async_context(mcp_session(f"{root}{path}"))
         yield sessions
 
 
@@ -128,7 +122,7 @@ async def test_a_bad_reset_timestamp_is_a_400_that_changes_nothing(fleet_client)
         True: "timestamp must be an integer",
         -1: "timestamp must be between 0 and",
     }
-    async with instance(fleet_client, "tracker") as env, httpx.AsyncClient() as client:
+    async with instance(fleet_client, "tracker") as env, httpx.AsyncClient(headers=AUTH) as client:
         await env.db().exec("UPDATE issues SET status = 'done' WHERE id = 1")
         for timestamp, message in bad.items():
             response = await client.post(

@@ -8,10 +8,10 @@ import io
 
 import pytest
 from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 from PIL import Image
 
 from fleet_tui.local.envs import todo_gui as gui
+from tests.fixtures.local_host import mcp_session
 
 
 def row_point(index: int, x: int) -> list[int]:
@@ -22,11 +22,7 @@ def row_point(index: int, x: int) -> list[int]:
 async def desktop(fleet_client, **make_options):
     env = await fleet_client.make("desktop-todo", **make_options)
     try:
-        async with (
-            streamable_http_client(f"{env.urls.root}api/v1/mcp") as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
+        async with mcp_session(f"{env.urls.root}api/v1/mcp") as session:
             yield Desktop(session)
     finally:
         await env.close()

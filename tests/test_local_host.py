@@ -15,7 +15,7 @@ from fleet._async.exceptions import (
     FleetVersionNotFoundError,
 )
 
-from tests.fixtures.local_host import TEST_API_KEY
+from tests.fixtures.local_host import AUTH, TEST_API_KEY
 
 
 async def test_list_envs_and_env_detail(fleet_client):
@@ -43,7 +43,9 @@ async def test_make_with_version_data_key_image_type_and_ttl(fleet_client, local
         assert env.env_variables == {"MODE": "test"}
         assert env.urls.root == f"{local_host.base_url}/instances/{env.instance_id}/"
         assert env.urls.manager.api == f"{env.urls.root}api/v1/env"
-        raw = httpx.get(f"{local_host.base_url}/v1/env/instances/{env.instance_id}").json()
+        raw = httpx.get(
+            f"{local_host.base_url}/v1/env/instances/{env.instance_id}", headers=AUTH
+        ).json()
         assert (raw["image_type"], raw["ttl_seconds"]) == ("standard", 600)
         await env.instance.load()
         issues = await env.db("current").query("SELECT count(*) FROM issues")
@@ -156,9 +158,11 @@ async def test_ttl_expiry_stops_the_instance_and_frees_its_state(fleet_client, l
         assert time.monotonic() < deadline, "the instance outlived its TTL"
         await _sleep(0.2)
     assert not state_dir.exists()
-    raw = httpx.get(f"{local_host.base_url}/v1/env/instances/{env.instance_id}").json()
+    raw = httpx.get(
+        f"{local_host.base_url}/v1/env/instances/{env.instance_id}", headers=AUTH
+    ).json()
     assert raw["stop_reason"] == "ttl expired"
-    mcp = httpx.post(f"{env.urls.root}mcp", json={})
+    mcp = httpx.post(f"{env.urls.root}mcp", json={}, headers=AUTH)
     assert mcp.status_code == 404
 
 
@@ -214,20 +218,20 @@ async def test_missed_heartbeats_stop_the_instance(fleet_client):
     ],
 )
 def test_bad_create_requests_get_a_400_with_a_reason(local_host, body, message):
-    response = httpx.post(f"{local_host.base_url}/v1/env/instances", json=body)
+    response = httpx.post(f"{local_host.base_url}/v1/env/instances", json=body, headers=AUTH)
     assert response.status_code == 400
     assert message in response.json()["detail"]
 
 
 def test_unknown_routes_answer_json(local_host):
-    response = httpx.get(f"{local_host.base_url}/v1/nothing-here")
+    response = httpx.get(f"{local_host.base_url}/v1/nothing-here", headers=AUTH)
     assert response.status_code == 404 and response.json() == {"detail": "Not Found"}
 
 
 async def test_instance_root_lists_its_endpoints(fleet_client):
     env = await fleet_client.make("desktop-todo")
     try:
-        index = httpx.get(env.urls.root).json()
+        index = httpx.get(env.urls.root, headers=AUTH).json()
         assert index["mcp"] == [f"{env.urls.root}mcp", f"{env.urls.root}api/v1/mcp"]
         assert index["manager"] == env.urls.manager.api
     finally:

@@ -4,27 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import io
 import json
 
 import fleet
 import pytest
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 from PIL import Image
 
 from fleet_tui.local.runner import start_local_host
-
-
-@contextlib.asynccontextmanager
-async def mcp_session(url: str):
-    async with (
-        streamable_http_client(url) as (read, write),
-        ClientSession(read, write) as session,
-    ):
-        await session.initialize()
-        yield session
+from tests.fixtures.local_host import mcp_session
 
 
 @pytest.fixture
@@ -196,9 +184,9 @@ async def test_many_instances_at_once(fleet_client):
 
 async def test_host_stops_promptly_with_sessions_open():
     host = start_local_host()
-    client = fleet.AsyncFleet(api_key="local-test-key", base_url=host.base_url)
+    client = fleet.AsyncFleet(api_key=host.token, base_url=host.base_url)
     env = await client.make("desktop-todo")
-    async with mcp_session(f"{env.urls.root}mcp") as session:
+    async with mcp_session(f"{env.urls.root}mcp", host.token) as session:
         await session.list_tools()
         await asyncio.to_thread(host.stop)
         assert not host.running

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 
 from fleet_tui.local import bundled_task_files
+from tests.fixtures.local_host import mcp_session
 
 ROW = 60  # one todo row on screen (see todo_gui)
 
@@ -98,11 +97,7 @@ def test_task_files_are_in_fleet_format_and_cover_both_modalities():
 
 async def call_tools(root: str, steps: list[tuple[str, str, dict]]) -> None:
     for path, tool, arguments in steps:
-        async with (
-            streamable_http_client(root + path) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
+        async with mcp_session(root + path) as session:
             result = await session.call_tool(tool, arguments)
             assert not result.is_error, result.content
 

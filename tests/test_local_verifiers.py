@@ -3,16 +3,13 @@ instance's SQLite state and every failure comes back as a clear error, never a h
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import io
-import zipfile
 
 import fleet
 import httpx
 import pytest
 
 from fleet_tui.local.verifier_worker import MAX_OUTPUT
+from tests.fixtures.local_host import AUTH, TEST_API_KEY, execute_body, verifier_bundle
 from tests.unruly_verifiers import ESCAPING, FLOOD, flood_cut_to, process_alive, started_pids
 
 PASSING = """
@@ -49,17 +46,8 @@ def task_with(code: str) -> fleet.Task:
     return fleet.Task(key="probe", prompt="probe", env_id="tracker", verifier_func=code)
 
 
-def bundle(code: str) -> tuple[bytes, str]:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("verifier.py", code)
-        archive.writestr("requirements.txt", "fleet-python")
-    data = buffer.getvalue()
-    return data, hashlib.sha256(data).hexdigest()
-
-
 async def execute(env, code: str, function_name: str, timeout: int = 30, **kwargs):
-    data, sha = bundle(code)
+    data, sha = verifier_bundle(code)
     args_array = [{"env": env.instance_id}]
     return await env.execute_verifier_remote(
         bundle_data=data,
@@ -149,7 +137,7 @@ async def test_a_verifier_that_kills_its_process_is_reported(tracker):
 async def test_stopped_instance_is_refused(fleet_client, local_host):
     env = await fleet_client.make("tracker")
     await env.close()
-    quick = fleet.AsyncFleet(api_key="local-test-key", base_url=local_host.base_url, max_retries=0)
+    quick = fleet.AsyncFleet(api_key=TEST_API_KEY, base_url=local_host.base_url, max_retries=0)
     env._client = quick.client
     with pytest.raises(Exception, match="stopped"):
         await task_with(PASSING).verify_detailed_async(env)
@@ -165,27 +153,10 @@ async def test_stopped_instance_is_refused(fleet_client, local_host):
     ],
 )
 def test_malformed_execute_requests_get_a_400(local_host, tracker_id, change, message):
-    data, sha = bundle(PASSING)
-    body = {
-        "key": "probe",
-        "sha256": sha,
-        "bundle": base64.b64encode(data).decode(),
-        "function_name": "check_issue_count",
-        "args_array": [{"env": tracker_id}],
-        "timeout": 5,
-        **change,
-    }
-    response = httpx.post(f"{local_host.base_url}/v1/verifiers/execute", json=body)
+    body = {**execute_body(PASSING, "check_issue_count", tracker_id), **change}
+    response = httpx.post(f"{local_host.base_url}/v1/verifiers/execute", json=body, headers=AUTH)
     assert response.status_code == 400
     assert message in response.json()["detail"]
-
-
-@pytest.fixture
-def tracker_id(local_host):
-    created = httpx.post(f"{local_host.base_url}/v1/env/instances", json={"env_key": "tracker"})
-    instance_id = created.json()["instance_id"]
-    yield instance_id
-    httpx.delete(f"{local_host.base_url}/v1/env/instances/{instance_id}")
 
 
 async def test_a_verifier_that_kills_the_pool_is_reported_and_the_pool_comes_back(tracker):

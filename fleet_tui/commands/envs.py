@@ -37,7 +37,7 @@ async def list_envs(args: argparse.Namespace, api_key: str | None) -> int:
         from fleet_tui.local.runner import start_local_host
 
         host = await asyncio.to_thread(start_local_host)
-        base_url = host.base_url
+        base_url, api_key = host.base_url, host.token
     try:
         client = fleet_client(base_url, api_key)
         try:

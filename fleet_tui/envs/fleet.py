@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from fleet_tui.targets import Target
 
 LOCAL_API_KEY = "local"
-"""Sent to the embedded host, or to a `--base-url` host when FLEET_API_KEY is not set: they may
-not need a key, but the SDK insists on having one."""
+"""Sent to a `--base-url` host when FLEET_API_KEY is not set: it may not need a key, but the SDK
+insists on having one (a host that does need one answers 401, and the user is told so)."""
 MCP_PATHS = ("mcp", "api/v1/mcp")
 """Each instance's MCP endpoints, relative to `urls.root`."""
 PROGRESS_EVERY_S = 2.0
@@ -147,14 +147,15 @@ class FleetEnv:
         await self.union.list_tools()
 
     async def _client(self, progress: Progress | None) -> fleet.AsyncFleet:
-        base_url = self.target.base_url
+        base_url, api_key = self.target.base_url, self.target.api_key
         if self.target.local:
             from fleet_tui.local.runner import start_local_host
 
             say(progress, "Starting the embedded local Fleet host")
             self.local_host = await asyncio.to_thread(start_local_host)
             base_url = self.info.base_url = self.local_host.base_url
-        return fleet_client(base_url, self.target.api_key, max_retries=self.max_retries)
+            api_key = self.local_host.token
+        return fleet_client(base_url, api_key, max_retries=self.max_retries)
 
     async def _attach(self, instance_id: str, progress: Progress | None) -> fleet.AsyncEnv:
         say(progress, f"Attaching to instance {instance_id} on {self.where}")

@@ -1,7 +1,7 @@
 """The local Fleet-compatible host as one ASGI app.
 
 Routes: the orchestrator under `/v1`, each instance under `/instances/{id}/`
-(manager API at `api/v1/env`, MCP at `mcp` and `api/v1/mcp`).
+(manager API at `api/v1/env`, MCP at `mcp` and `api/v1/mcp`), all behind `HostGuard`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from fleet_tui.local import manager, orchestrator, verifiers
 from fleet_tui.local.envs import MCP_PATHS
+from fleet_tui.local.guard import HostGuard
 from fleet_tui.local.mcp_mount import McpEndpoint
 from fleet_tui.local.registry import HostError, Registry
 
@@ -36,9 +38,9 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
 
 
 def build_app(
-    *, sweep_interval: float = 0.5, state_dir: Path | None = None
-) -> tuple[Starlette, Registry]:
-    """The app and the registry of its instances."""
+    *, token: str, sweep_interval: float = 0.5, state_dir: Path | None = None
+) -> tuple[ASGIApp, Registry]:
+    """The app, answering only requests that carry `token`, and the registry of its instances."""
     registry = Registry(state_dir)
     pool = verifiers.VerifierPool(registry.state_dir / "verifier-pool.log")
 
@@ -71,7 +73,7 @@ def build_app(
     ]
     app = Starlette(
         routes=[
-            *orchestrator.routes(registry),
+            *orchestrator.routes(registry, token),
             *verifiers.routes(registry, pool),
             *manager.routes(registry),
             *mcp_routes,
@@ -79,4 +81,4 @@ def build_app(
         exception_handlers={HostError: _host_error, HTTPException: _http_error},
         lifespan=lifespan,
     )
-    return app, registry
+    return HostGuard(app, token), registry

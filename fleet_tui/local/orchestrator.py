@@ -31,7 +31,7 @@ async def json_body(request: Request) -> dict[str, Any]:
     return body
 
 
-def routes(registry: Registry) -> list[Route]:
+def routes(registry: Registry, token: str) -> list[Route]:
     async def list_envs(request: Request) -> JSONResponse:
         return JSONResponse([spec.describe() for spec in ENVS.values()])
 
@@ -96,9 +96,9 @@ def routes(registry: Registry) -> list[Route]:
         )
 
     async def runner_token(request: Request) -> JSONResponse:
-        # The SDK sends this back as X-Runner-Token on instance calls; the local host
-        # accepts instance calls with or without it.
-        return JSONResponse({"token": "local-runner-token"})
+        # The SDK sends this back as X-Runner-Token on instance calls (which carry no
+        # Authorization header): the host's own token, which the caller already holds.
+        return JSONResponse({"token": token})
 
     return [
         Route("/v1/env/", list_envs, methods=["GET"]),

@@ -5,11 +5,12 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import uvicorn
 
 from fleet_tui.local.app import build_app
+from fleet_tui.local.guard import new_token
 from fleet_tui.local.registry import Registry
 
 HOST = "127.0.0.1"
@@ -36,9 +37,10 @@ class HostServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
-def make_server(port: int = 0, **options) -> tuple[uvicorn.Server, socket.socket, Registry]:
-    """A uvicorn server for the host, bound to 127.0.0.1:`port` (0 picks a free port)."""
-    app, registry = build_app(**options)
+def make_server(port: int, token: str, **options) -> tuple[uvicorn.Server, socket.socket, Registry]:
+    """A uvicorn server for the host, bound to 127.0.0.1:`port` (0 picks a free port), that
+    answers only requests carrying `token`."""
+    app, registry = build_app(token=token, **options)
     # log_config=None: uvicorn leaves logging alone (its own setup prints to stderr, which
     # would paint over a terminal UI); its loggers propagate to whatever the process set up.
     config = uvicorn.Config(
@@ -54,9 +56,11 @@ def make_server(port: int = 0, **options) -> tuple[uvicorn.Server, socket.socket
 
 @dataclass
 class LocalHost:
-    """A running local host. `base_url` is the value for FLEET_BASE_URL."""
+    """A running local host. `base_url` is the value for FLEET_BASE_URL, `token` the API key
+    it requires (FLEET_API_KEY)."""
 
     base_url: str
+    token: str = field(repr=False)
     registry: Registry
     _server: uvicorn.Server
     _thread: threading.Thread
@@ -75,9 +79,13 @@ class LocalHost:
         self._thread.join(timeout)
 
 
-def start_local_host(port: int = 0, *, sweep_interval: float = 0.5) -> LocalHost:
-    """Start the host on a daemon thread; returns once it accepts connections."""
-    server, sock, registry = make_server(port, sweep_interval=sweep_interval)
+def start_local_host(
+    port: int = 0, *, token: str | None = None, sweep_interval: float = 0.5
+) -> LocalHost:
+    """Start the host on a daemon thread; returns once it accepts connections. Without a
+    `token` it makes a random one."""
+    token = token or new_token()
+    server, sock, registry = make_server(port, token, sweep_interval=sweep_interval)
     errors: list[BaseException] = []
 
     def run() -> None:
@@ -93,4 +101,4 @@ def start_local_host(port: int = 0, *, sweep_interval: float = 0.5) -> LocalHost
             raise RuntimeError(f"the local Fleet host did not start: {errors or 'it exited'}")
         time.sleep(0.01)
     bound_port = sock.getsockname()[1]
-    return LocalHost(f"http://{HOST}:{bound_port}", registry, server, thread)
+    return LocalHost(f"http://{HOST}:{bound_port}", token, registry, server, thread)

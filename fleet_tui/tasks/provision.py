@@ -14,9 +14,6 @@ from contextlib import asynccontextmanager
 from fleet_tui.envs.base import Env, EnvError, Progress, Task
 from fleet_tui.targets import Target, make_env
 
-LOCAL_API_KEY = "local"
-"""The embedded host accepts any API key; the SDK insists on having one."""
-
 
 def task_target(task: Task, base: Target) -> Target:
     """The target that provisions the env `task` names, on the host `base` points at."""
@@ -63,7 +60,7 @@ async def shared_host(target: Target) -> AsyncIterator[Target]:
             update={
                 "local": False,
                 "base_url": host.base_url,
-                "api_key": target.api_key or LOCAL_API_KEY,
+                "api_key": host.token,
             }
         )
     finally:
