@@ -3,10 +3,14 @@ cleanly on signals."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from subprocess import Popen
 
 import fleet
 import httpx
@@ -15,32 +19,43 @@ import pytest
 from tests.cli_run import TASKS, assert_one_line_error, child_env, fleet_tui
 
 
-def start_serving(*extra: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
-    """`fleet-tui local serve EXTRA` and its base URL (its token: `served_token`)."""
-    process = subprocess.Popen(
+@contextlib.contextmanager
+def serving(*extra: str, env: dict[str, str] | None = None) -> Iterator[tuple[Popen, str, str]]:
+    """`fleet-tui local serve EXTRA`: the process, its base URL and the token it printed;
+    stopped at the end if it still runs."""
+    process = Popen(
         [sys.executable, "-m", "fleet_tui", "local", "serve", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
     )
-    line = process.stdout.readline().strip()
-    assert line.startswith("FLEET_BASE_URL=http://127.0.0.1:"), line
-    return process, line.removeprefix("FLEET_BASE_URL=")
+    try:
+        base_url = printed(process, "FLEET_BASE_URL=")
+        assert base_url.startswith("http://127.0.0.1:"), base_url
+        yield process, base_url, printed(process, "FLEET_API_KEY=")
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=20)
 
 
-def served_token(process: subprocess.Popen) -> str:
-    """The token `local serve` prints on its second line, as a line to export."""
-    line = process.stdout.readline().strip()
-    assert line.startswith("FLEET_API_KEY="), line
-    return line.removeprefix("FLEET_API_KEY=")
+def printed(process: Popen, name: str) -> str:
+    """The value on the process's next stdout line, which must start with `name` (a missing
+    line fails the test instead of hanging it)."""
+    reader = ThreadPoolExecutor(1)
+    try:
+        line = reader.submit(process.stdout.readline).result(timeout=60).strip()
+    finally:
+        reader.shutdown(wait=False)
+    assert line.startswith(name), line
+    return line.removeprefix(name)
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
 def test_serve_answers_and_stops_cleanly(stop):
-    process, base_url = start_serving()
-    auth = {"Authorization": f"Bearer {served_token(process)}"}
-    try:
+    with serving() as (process, base_url, token):
+        auth = {"Authorization": f"Bearer {token}"}
         created = httpx.post(
             f"{base_url}/v1/env/instances", json={"env_key": "tracker"}, headers=auth
         )
@@ -50,14 +65,10 @@ def test_serve_answers_and_stops_cleanly(stop):
         process.send_signal(stop)
         assert process.wait(timeout=20) == 0
         assert "local host stopped" in process.stderr.read()
-    finally:
-        if process.poll() is None:
-            process.kill()
 
 
 def test_busy_port_is_a_one_line_error():
-    process, base_url = start_serving()
-    try:
+    with serving() as (_, base_url, _):
         port = base_url.rsplit(":", 1)[1]
         clash = subprocess.run(
             [sys.executable, "-m", "fleet_tui", "local", "serve", "--port", port],
@@ -68,18 +79,13 @@ def test_busy_port_is_a_one_line_error():
         assert clash.returncode == 2
         assert clash.stderr.strip().startswith(f"fleet-tui: cannot listen on 127.0.0.1:{port}")
         assert "Traceback" not in clash.stderr
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 @pytest.fixture
-def served():
+def served() -> Iterator[tuple[str, str]]:
     """A `fleet-tui local serve` process: (base URL, the token it printed)."""
-    process, base_url = start_serving()
-    yield base_url, served_token(process)
-    process.terminate()
-    process.wait(timeout=20)
+    with serving() as (_, base_url, token):
+        yield base_url, token
 
 
 def test_the_sdk_and_commands_reach_serve_with_the_printed_token(served, tmp_path):
@@ -116,16 +122,12 @@ def test_a_command_without_the_token_is_told_to_set_it(served, key, message):
 def test_the_user_can_fix_the_token(how):
     chosen = "my-fixed-local-token"
     flags, env = (["--token", chosen], None) if how == "--token" else ([], {how: chosen})
-    process, base_url = start_serving(*flags, env=child_env(env))
-    try:
-        assert served_token(process) == chosen
+    with serving(*flags, env=child_env(env)) as (_, base_url, token):
+        assert token == chosen
         listed = httpx.get(f"{base_url}/v1/env/", headers={"Authorization": f"Bearer {chosen}"})
         assert listed.status_code == 200
         refused = httpx.get(f"{base_url}/v1/env/", headers={"Authorization": "Bearer other"})
         assert refused.status_code == 401
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 BAD_OPTIONS = {
