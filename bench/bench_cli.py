@@ -1,11 +1,13 @@
 """The headless CLI against baselines that skip fleet-tui, every command a fresh process.
 
-Starts `fleet-tui local serve`, provisions one `tracker` instance on it, then times, interleaved
+Starts `fleet-tui local serve` (its printed key goes to every command as FLEET_API_KEY) and
+provisions one `tracker` instance on it, starts the test suite's plain MCP servers `alpha` and
+`beta` (A and B: `--mcp` sends no key, and the local host wants one), then times, interleaved
 and after one warm-up run each (excluded):
 
 1. `fleet-tui call --instance ID list_users` vs `bench/plain_mcp.py call`: one tool call with
-   the mcp SDK alone, on the endpoint that owns the tool;
-2. `fleet-tui tools --mcp A --mcp B` (both endpoints, joined in parallel) vs
+   the mcp SDK alone, on the instance endpoint that owns the tool;
+2. `fleet-tui tools --mcp A --mcp B` (both servers, joined in parallel) vs
    `bench/plain_mcp.py list A B` (each endpoint in turn); and the same two ways in process,
    without start-up costs; then both again through a proxy that adds 50 ms of round trip
    (a far host);
@@ -69,22 +71,38 @@ class LatencyProxy:
         return url.replace(f":{self.upstream_port}/", f":{self.port}/", 1)
 
 
-def start_host() -> tuple[subprocess.Popen, str]:
+def start_host() -> tuple[subprocess.Popen, str, str]:
+    """`fleet-tui local serve`: the process, its base URL and its key."""
     host = subprocess.Popen(
         [*FLEET_TUI, "local", "serve"], stdout=subprocess.PIPE, text=True, cwd=ROOT
     )
-    line = host.stdout.readline().strip()
-    if not line.startswith("FLEET_BASE_URL="):
+    lines = [host.stdout.readline().strip() for _ in range(2)]
+    if not (lines[0].startswith("FLEET_BASE_URL=") and lines[1].startswith("FLEET_API_KEY=")):
         host.kill()
-        raise SystemExit(f"the local host did not start: {line!r}")
-    return host, line.split("=", 1)[1]
+        raise SystemExit(f"the local host did not start: {lines!r}")
+    return host, lines[0].split("=", 1)[1], lines[1].split("=", 1)[1]
+
+
+def start_mcp_server(name: str) -> tuple[subprocess.Popen, str]:
+    """One of the test suite's MCP servers in its own process, and its URL."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tests.fixtures.mcp_servers", name],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    url = server.stdout.readline().strip()
+    if not url.startswith("http://127.0.0.1:"):
+        server.kill()
+        raise SystemExit(f"the MCP server {name} did not start: {url!r}")
+    return server, url
 
 
 def provision(base_url: str) -> tuple[str, str]:
     """A running tracker instance: (instance id, MCP root URL)."""
     import fleet
 
-    env = fleet.Fleet(api_key="bench", base_url=base_url).make("tracker")
+    env = fleet.Fleet(api_key=os.environ["FLEET_API_KEY"], base_url=base_url).make("tracker")
     return env.instance_id, env.urls.root
 
 
@@ -98,7 +116,9 @@ def run_once(command: list[str]) -> float:
 
 
 def child_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("FLEET_")}
+    """This environment with no FLEET_ settings but the local host's key."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("FLEET_")}
+    return {**clean, "FLEET_API_KEY": os.environ["FLEET_API_KEY"]}
 
 
 def medians(commands: dict[str, list[str]], runs: int) -> dict[str, float]:
@@ -151,10 +171,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="timed runs per command")
     runs = parser.parse_args().runs
 
-    host, base_url = start_host()
+    host, base_url, key = start_host()
+    os.environ["FLEET_API_KEY"] = key  # for provision() and every command
+    servers = [start_mcp_server(name) for name in ("alpha", "beta")]
     try:
         instance_id, root = provision(base_url)
-        mcp_a, mcp_b = f"{root}mcp", f"{root}api/v1/mcp"
+        (_, mcp_a), (_, mcp_b) = servers
         rows = []
 
         call = medians(
@@ -168,7 +190,7 @@ def main() -> None:
                     instance_id,
                     "list_users",
                 ],
-                "plain": [*PLAIN, "call", mcp_b, "list_users", "{}"],
+                "plain": [*PLAIN, "call", f"{root}api/v1/mcp", "list_users", "{}"],
             },
             runs,
         )
@@ -200,8 +222,7 @@ def main() -> None:
         union, sequential = asyncio.run(in_process_listing([mcp_a, mcp_b], runs * 5))
         rows.append(("  same, in process (no start-up)", "  same, in process", union, sequential))
 
-        proxy = LatencyProxy(int(base_url.rsplit(":", 1)[1]), ONE_WAY_S)
-        far_a, far_b = proxy.url(mcp_a), proxy.url(mcp_b)
+        far_a, far_b = (LatencyProxy(port_of(url), ONE_WAY_S).url(url) for url in (mcp_a, mcp_b))
         far = medians(
             {
                 "fleet-tui": [*FLEET_TUI, "tools", "--mcp", far_a, "--mcp", far_b],
@@ -240,10 +261,15 @@ def main() -> None:
         else:
             print("npx not found: skipping the MCP Inspector comparison", file=sys.stderr)
     finally:
-        host.terminate()
-        host.wait(timeout=10)
+        for process in (host, *(server for server, _ in servers)):
+            process.terminate()
+            process.wait(timeout=10)
 
     print_table(rows, runs)
+
+
+def port_of(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/", 1)[0])
 
 
 def print_table(rows: list[tuple[str, str, float, float]], runs: int) -> None:

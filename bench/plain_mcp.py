@@ -2,21 +2,31 @@
 
 python bench/plain_mcp.py call URL TOOL ARGS_JSON   one endpoint: initialize, call, print
 python bench/plain_mcp.py list URL [URL ...]        each endpoint in turn: initialize, list
+
+FLEET_API_KEY, when set, is sent as `Authorization: Bearer` (a Fleet instance's endpoints want it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+
+def http_client():
+    key = os.environ.get("FLEET_API_KEY")
+    return create_mcp_http_client({"Authorization": f"Bearer {key}"} if key else None)
 
 
 async def call(url: str, tool: str, arguments: dict) -> None:
     async with (
-        streamable_http_client(url) as (read, write),
+        http_client() as client,
+        streamable_http_client(url, http_client=client) as (read, write),
         ClientSession(read, write) as session,
     ):
         await session.initialize()
@@ -28,7 +38,8 @@ async def call(url: str, tool: str, arguments: dict) -> None:
 async def list_one_after_the_other(urls: list[str]) -> None:
     for url in urls:
         async with (
-            streamable_http_client(url) as (read, write),
+            http_client() as client,
+            streamable_http_client(url, http_client=client) as (read, write),
             ClientSession(read, write) as session,
         ):
             await session.initialize()

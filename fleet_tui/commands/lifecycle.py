@@ -58,7 +58,8 @@ def _say_if_kept(env: Env) -> None:
     if info.kind == "local":
         warn(
             f"instance {info.instance_id} lived on the embedded host, which stopped with this "
-            "command; to keep instances, run `fleet-tui local serve` and pass --base-url"
+            "command; to keep instances, run `fleet-tui local serve` and pass --base-url "
+            "(with FLEET_API_KEY set to the key it prints)"
         )
         return
     where = f" --base-url {info.base_url}" if info.base_url else ""

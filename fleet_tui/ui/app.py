@@ -338,7 +338,8 @@ class FleetTuiApp(App[int]):
         if self.target.local:
             self.keep_note.append(
                 "The embedded local host stops with fleet-tui, and the instance with it: for "
-                "instances that outlive the app, run `fleet-tui local serve` and use --base-url."
+                "instances that outlive the app, run `fleet-tui local serve` and use --base-url "
+                "(with FLEET_API_KEY set to the key it prints)."
             )
         else:
             command = " ".join(["fleet-tui", *target_options(self.target, info.instance_id)])
