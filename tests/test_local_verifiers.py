@@ -3,7 +3,6 @@ instance's SQLite state and every failure comes back as a clear error, never a h
 
 from __future__ import annotations
 
-
 import fleet
 import httpx
 import pytest
