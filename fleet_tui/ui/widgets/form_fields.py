@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual import on
@@ -66,13 +66,13 @@ class FieldEdited(Message):
 def field_for(node: Node, *, bare: bool = False) -> FieldWidget:
     """The widget that edits `node`. `bare` leaves out the name line (list items, branches)."""
     if isinstance(node, ObjectNode):
-        return ObjectField(node, bare=bare)
+        return ObjectField(node, field_for, bare=bare)
     if isinstance(node, ArrayNode):
-        return ArrayField(node, bare=bare)
+        return ArrayField(node, field_for, bare=bare)
     if isinstance(node, MapNode):
-        return MapField(node, bare=bare)
+        return MapField(node, field_for, bare=bare)
     if isinstance(node, UnionNode):
-        return UnionField(node, bare=bare)
+        return UnionField(node, field_for, bare=bare)
     if isinstance(node, EnumNode):
         return EnumField(node, bare=bare)
     if isinstance(node, ConstNode):
@@ -293,6 +293,21 @@ class FieldWidget(PreviewWidget):
     def sync_from_node(self) -> None:
         """Show the node's current value after a change made outside the editor."""
         self.refresh(recompose=True)
+
+
+class FieldFactory(Protocol):
+    """Makes the widget that edits a node: `field_for`."""
+
+    def __call__(self, node: Node, *, bare: bool = False) -> FieldWidget: ...
+
+
+class NestingField(FieldWidget):
+    """A field with fields inside. It makes them with the `make_field` it is given (the
+    factory, `field_for`, builds every kind of field, this one included)."""
+
+    def __init__(self, node: Node, make_field: FieldFactory, *, bare: bool = False) -> None:
+        self.make_field = make_field
+        super().__init__(node, bare=bare)
 
 
 class TextField(FieldWidget):
@@ -552,7 +567,7 @@ class FieldGroup(Collapsible, inherit_css=False):
     """
 
 
-class ObjectField(FieldWidget):
+class ObjectField(NestingField):
     """Nested fields in a collapsible group, mounted the first time it is expanded."""
 
     CLEARABLE = True
@@ -578,13 +593,13 @@ class ObjectField(FieldWidget):
         if self.previewing:
             return
         if self.bare:
-            yield from fields_for(node.children)
+            yield from fields_for(node.children, self.make_field)
         else:
             expanded = self._starts_expanded()
             self._fields_mounted = expanded
             with FieldGroup(title=title_text(node), collapsed=not expanded):  # type: ignore[arg-type]
                 if expanded:
-                    yield from fields_for(node.children)
+                    yield from fields_for(node.children, self.make_field)
                 buttons = list(self.compose_state_buttons())
                 if buttons:
                     with Horizontal(classes="field-line object-state"):
@@ -607,7 +622,7 @@ class ObjectField(FieldWidget):
             contents = event.collapsible.query_one(Collapsible.Contents)
             buttons = contents.query_children(".object-state")
             before = buttons.first() if buttons else None
-            await contents.mount_all(fields_for(self.node.children), before=before)
+            await contents.mount_all(fields_for(self.node.children, self.make_field), before=before)
             self.edited()
 
     @on(Button.Pressed, ".clear")
@@ -620,15 +635,16 @@ SECTION_SIZE = 20
 """Sibling fields beyond 1.5 times this many are grouped in sections of this many."""
 
 
-def fields_for(nodes: list[Node]) -> list[Widget]:
-    """Widgets for sibling fields. A long run is split into sections of `SECTION_SIZE`, each
-    under a title; only the first section's fields are mounted now, the others' when shown
-    (mounting is what costs time)."""
+def fields_for(nodes: list[Node], make_field: FieldFactory) -> list[Widget]:
+    """Widgets for sibling fields, made by `make_field`. A long run is split into sections of
+    `SECTION_SIZE`, each under a title; only the first section's fields are mounted now, the
+    others' when shown (mounting is what costs time)."""
     if len(nodes) <= SECTION_SIZE * 3 // 2:
-        return [field_for(node) for node in nodes]
+        return [make_field(node) for node in nodes]
     widgets: list[Widget] = []
     for start in range(0, len(nodes), SECTION_SIZE):
-        section = FieldSection(nodes[start : start + SECTION_SIZE], start, shown=start == 0)
+        run = nodes[start : start + SECTION_SIZE]
+        section = FieldSection(run, start, make_field, shown=start == 0)
         widgets += [section, *section.fields]
     return widgets
 
@@ -649,13 +665,16 @@ class FieldSection(Widget, can_focus=True):
 
     BINDINGS = [Binding("enter,space", "toggle", "Show/hide fields", show=False)]
 
-    def __init__(self, nodes: list[Node], start: int, *, shown: bool) -> None:
+    def __init__(
+        self, nodes: list[Node], start: int, make_field: FieldFactory, *, shown: bool
+    ) -> None:
         super().__init__()
         self.nodes = nodes
+        self.make_field = make_field
         self.shown = shown
         self.title = Text(f"fields {start + 1} to {start + len(nodes)}: ", style="bold")
         self.title.append(visible(f"{nodes[0].label} … {nodes[-1].label}"))
-        self.fields = [field_for(node) for node in nodes] if shown else []
+        self.fields = [make_field(node) for node in nodes] if shown else []
 
     def render(self) -> RenderResult:
         return Text("▼ " if self.shown else "▶ ") + self.title
@@ -667,7 +686,7 @@ class FieldSection(Widget, can_focus=True):
             for widget in self.fields:
                 widget.display = self.shown
             return
-        self.fields = [field_for(node) for node in self.nodes]
+        self.fields = [self.make_field(node) for node in self.nodes]
         parent = self.parent
         assert isinstance(parent, Widget)
         await parent.mount_all(self.fields, after=self)
@@ -691,7 +710,7 @@ async def reveal(field: FieldWidget) -> None:
                 await section.action_toggle()
 
 
-class ArrayField(FieldWidget):
+class ArrayField(NestingField):
     """A list editor: one row per item with move up / move down / remove, and an add button.
     Adding, removing and moving touch only the rows concerned (no re-render of the list)."""
 
@@ -739,10 +758,13 @@ class ArrayField(FieldWidget):
         assert isinstance(node, ArrayNode)
         with Vertical(classes="array-items"):
             for index, item in enumerate(node.items):
-                row = ItemRow(item)
+                row = self._row(item)
                 row.set_buttons(index, len(node.items), can_remove=node.can_remove)
                 yield row
         yield Button(self._add_label(), classes="add-item", compact=True, disabled=not node.can_add)
+
+    def _row(self, item: Node) -> ItemRow:
+        return ItemRow(self.make_field(item, bare=not isinstance(item, ObjectNode)))
 
     @property
     def rows(self) -> list[ItemRow]:
@@ -753,7 +775,7 @@ class ArrayField(FieldWidget):
         event.stop()
         node = self.node
         assert isinstance(node, ArrayNode)
-        row = ItemRow(node.add())
+        row = self._row(node.add())
         await self.query_one(".array-items").mount(row)
         self._changed()
         row.focus_first()
@@ -816,16 +838,16 @@ class ArrayField(FieldWidget):
 class ItemRow(Horizontal):
     """One list item: its field and its move up / move down / remove buttons."""
 
-    def __init__(self, node: Node) -> None:
+    def __init__(self, field: FieldWidget) -> None:
         super().__init__()
-        self.node = node
+        self.field = field
         self.buttons = {
             action: Button(label, name=action, classes=f"item-button {action}", compact=True)
             for label, action in (("↑", "move-up"), ("↓", "move-down"), ("✕", "remove"))
         }
 
     def compose(self) -> ComposeResult:
-        yield field_for(self.node, bare=not isinstance(self.node, ObjectNode))
+        yield self.field
         with Horizontal(classes="item-buttons"):
             yield from self.buttons.values()
 
@@ -846,7 +868,7 @@ class ItemRow(Horizontal):
             target.focus()
 
 
-class MapField(FieldWidget):
+class MapField(NestingField):
     """Extra keys of an object: a key box and a value field per entry, and an add button."""
 
     DEFAULT_CSS = """
@@ -868,7 +890,7 @@ class MapField(FieldWidget):
                     yield key
                 else:  # shown escaped, not editable: a text box would show it raw or alter it
                     yield Static(json.dumps(entry.key), classes="map-key")
-                yield field_for(entry, bare=True)
+                yield self.make_field(entry, bare=True)
                 button = Button("✕", classes="remove-entry", compact=True)
                 button.entry_index = index  # type: ignore[attr-defined]
                 yield button
@@ -910,7 +932,7 @@ def _unused_key(node: MapNode) -> str:
     return next(f"key{i}" for i in range(1, len(taken) + 2) if f"key{i}" not in taken)
 
 
-class UnionField(ChoiceField):
+class UnionField(ChoiceField, NestingField):
     """A branch selector (Select) and the fields of the chosen branch."""
 
     DEFAULT_CSS = """
@@ -940,7 +962,7 @@ class UnionField(ChoiceField):
         assert isinstance(node, UnionNode)
         with Vertical(classes="union-branch"):
             if self._shows_branch():
-                yield field_for(node.branch_node(), bare=True)
+                yield self.make_field(node.branch_node(), bare=True)
 
     def _selection(self) -> Any:
         node = self.node

@@ -72,7 +72,7 @@ class FormFields(VerticalScroll, can_focus=False):
         children = root.children
         if not children:
             yield Static("This tool takes no arguments.", classes="no-arguments")
-        yield from fields_for(children)
+        yield from fields_for(children, field_for)
 
 
 class ToolForm(Vertical, can_focus=False):
