@@ -1,0 +1,40 @@
+"""Which widget edits which node."""
+
+from __future__ import annotations
+
+from fleet_tui.forms import (
+    ArrayNode,
+    ConstNode,
+    EnumNode,
+    MapNode,
+    Node,
+    ObjectNode,
+    ScalarNode,
+    UnionNode,
+)
+from fleet_tui.ui.widgets.form_fields.base import FieldWidget
+from fleet_tui.ui.widgets.form_fields.choice import BooleanField, ConstField, EnumField, UnionField
+from fleet_tui.ui.widgets.form_fields.groups import ObjectField
+from fleet_tui.ui.widgets.form_fields.lists import ArrayField, MapField
+from fleet_tui.ui.widgets.form_fields.text import RawField, TextField
+
+
+def field_for(node: Node, *, bare: bool = False) -> FieldWidget:
+    """The widget that edits `node`. `bare` leaves out the name line (list items, branches)."""
+    if isinstance(node, ObjectNode):
+        return ObjectField(node, field_for, bare=bare)
+    if isinstance(node, ArrayNode):
+        return ArrayField(node, field_for, bare=bare)
+    if isinstance(node, MapNode):
+        return MapField(node, field_for, bare=bare)
+    if isinstance(node, UnionNode):
+        return UnionField(node, field_for, bare=bare)
+    if isinstance(node, EnumNode):
+        return EnumField(node, bare=bare)
+    if isinstance(node, ConstNode):
+        return ConstField(node, bare=bare)
+    if isinstance(node, ScalarNode) and node.kind == "boolean":
+        return BooleanField(node, bare=bare)
+    if isinstance(node, ScalarNode):
+        return TextField(node, bare=bare)
+    return RawField(node, bare=bare)

@@ -1,0 +1,239 @@
+"""Fields of any number of entries: a list's items and an object's extra keys (a map)."""
+
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Static
+
+from fleet_tui.forms import ArrayNode, MapNode, Node, ObjectNode
+from fleet_tui.forms.nodes import typable
+from fleet_tui.ui.widgets.field_preview import EditorLook, Palette, button_line, first_focusable
+from fleet_tui.ui.widgets.form_fields.base import FieldWidget, NestingField
+from fleet_tui.ui.widgets.form_fields.groups import ObjectField
+
+
+class ArrayField(NestingField):
+    """A list editor: one row per item with move up / move down / remove, and an add button.
+    Adding, removing and moving touch only the rows concerned (no re-render of the list)."""
+
+    CLEARABLE = True
+
+    DEFAULT_CSS = """
+    ArrayField > .array-items { height: auto; padding: 0 0 0 2; }
+    ArrayField ItemRow { height: auto; }
+    ArrayField ItemRow > FieldWidget { width: 1fr; }
+    ArrayField .item-buttons { width: auto; height: auto; }
+    ArrayField .item-buttons Button { min-width: 3; margin: 0 0 0 1; }
+    ArrayField .add-item { margin: 0 0 0 2; }
+    ArrayField > .field-line > .array-count { width: 1fr; color: $text-muted; }
+    """
+
+    def previewable(self) -> bool:
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        return not node.items
+
+    def editor_look(self) -> EditorLook:
+        return EditorLook("text", self._count())
+
+    def preview_below(self, colors: Palette) -> list[Text]:
+        return [button_line(self._add_label(), colors)]
+
+    def compose_editor(self) -> ComposeResult:
+        self._shown_count = self._count()
+        yield Static(self._shown_count, classes="array-count one-line")
+
+    def _add_label(self) -> str:
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        return "+ add item" + (f" (max {node.max_items})" if node.max_items is not None else "")
+
+    def _count(self) -> str:
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        if not node.present:
+            return "(not sent)"
+        return "null" if node.is_null else f"{len(node.items)} item(s)"
+
+    def compose_below(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        with Vertical(classes="array-items"):
+            for index, item in enumerate(node.items):
+                row = self._row(item)
+                row.set_buttons(index, len(node.items), can_remove=node.can_remove)
+                yield row
+        yield Button(self._add_label(), classes="add-item", compact=True, disabled=not node.can_add)
+
+    def _row(self, item: Node) -> ItemRow:
+        return ItemRow(self.make_field(item, bare=not isinstance(item, ObjectNode)))
+
+    @property
+    def rows(self) -> list[ItemRow]:
+        return list(self.query_one(".array-items").query_children(ItemRow))
+
+    @on(Button.Pressed, ".add-item")
+    async def _add(self, event: Button.Pressed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        row = self._row(node.add())
+        await self.query_one(".array-items").mount(row)
+        self._changed()
+        row.focus_first()
+
+    @on(Button.Pressed, ".item-button")
+    async def _item_action(self, event: Button.Pressed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        row = next(a for a in event.button.ancestors if isinstance(a, ItemRow))
+        index = self.rows.index(row)
+        if event.button.name == "remove":
+            node.remove(index)
+            await row.remove()
+        else:
+            to = max(
+                0, min(index + (-1 if event.button.name == "move-up" else 1), len(node.items) - 1)
+            )
+            node.move(index, to)
+            items = self.query_one(".array-items")
+            target = self.rows[to]
+            if to < index:
+                items.move_child(row, before=target)
+            else:
+                items.move_child(row, after=target)
+            event.button.focus()
+        self._changed()
+
+    @on(Button.Pressed, ".clear")
+    async def _clear(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.node.clear()
+        await self.query_one(".array-items").remove_children()
+        self._changed()
+
+    def refresh_state(self) -> None:
+        if self.previewing:
+            return
+        count = self._count()
+        if count != self._shown_count:  # an update re-lays out the form
+            self._shown_count = count
+            self.query_one(".array-count", Static).update(count)
+
+    def _changed(self) -> None:
+        self._update_controls()
+        self.edited()
+
+    def _update_controls(self) -> None:
+        """Enable the buttons that apply, renumber item titles, update the count."""
+        node = self.node
+        assert isinstance(node, ArrayNode)
+        rows = self.rows
+        for index, row in enumerate(rows):
+            row.set_buttons(index, len(rows), can_remove=node.can_remove)
+            row.relabel()
+        self.query_one(".add-item", Button).disabled = not node.can_add
+        self.refresh_state()
+
+
+class ItemRow(Horizontal):
+    """One list item: its field and its move up / move down / remove buttons."""
+
+    def __init__(self, field: FieldWidget) -> None:
+        super().__init__()
+        self.field = field
+        self.buttons = {
+            action: Button(label, name=action, classes=f"item-button {action}", compact=True)
+            for label, action in (("↑", "move-up"), ("↓", "move-down"), ("✕", "remove"))
+        }
+
+    def compose(self) -> ComposeResult:
+        yield self.field
+        with Horizontal(classes="item-buttons"):
+            yield from self.buttons.values()
+
+    def set_buttons(self, index: int, count: int, *, can_remove: bool) -> None:
+        """Enable the buttons that apply to the item at `index` of `count`."""
+        self.buttons["move-up"].disabled = index == 0
+        self.buttons["move-down"].disabled = index == count - 1
+        self.buttons["remove"].disabled = not can_remove
+
+    def relabel(self) -> None:
+        """Show the item's current position in its title (objects are titled `#n`)."""
+        for field in self.query_children(ObjectField):
+            field.refresh_state()
+
+    def focus_first(self) -> None:
+        target = first_focusable(self)
+        if target is not None:
+            target.focus()
+
+
+class MapField(NestingField):
+    """Extra keys of an object: a key box and a value field per entry, and an add button."""
+
+    DEFAULT_CSS = """
+    MapField .map-row { height: auto; padding: 0 0 0 2; }
+    MapField .map-key { width: 24; }
+    MapField .map-row > FieldWidget { width: 1fr; }
+    MapField .remove-entry { min-width: 3; margin: 0 0 0 1; }
+    MapField .add-entry { margin: 0 0 0 2; }
+    """
+
+    def compose_below(self) -> ComposeResult:
+        node = self.node
+        assert isinstance(node, MapNode)
+        for index, entry in enumerate(node.entries):
+            with Horizontal(classes="map-row"):
+                if typable(str(entry.key)):
+                    key = Input(str(entry.key), placeholder="key", classes="map-key", compact=True)
+                    key.entry_index = index  # type: ignore[attr-defined]
+                    yield key
+                else:  # shown escaped, not editable: a text box would show it raw or alter it
+                    yield Static(json.dumps(entry.key), classes="map-key")
+                yield self.make_field(entry, bare=True)
+                button = Button("✕", classes="remove-entry", compact=True)
+                button.entry_index = index  # type: ignore[attr-defined]
+                yield button
+        yield Button("+ add key", classes="add-entry", compact=True)
+
+    @on(Input.Changed, ".map-key")
+    def _renamed(self, event: Input.Changed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, MapNode)
+        entry = node.entries[int(getattr(event.input, "entry_index", 0))]
+        if event.value == entry.key:
+            return
+        if node.rename(entry, event.value) is not entry:
+            self.refresh(recompose=True)
+        self.edited()
+
+    @on(Button.Pressed, ".add-entry")
+    def _add(self, event: Button.Pressed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, MapNode)
+        node.add(_unused_key(node))
+        self.edited()
+        self.refresh(recompose=True)
+
+    @on(Button.Pressed, ".remove-entry")
+    def _remove(self, event: Button.Pressed) -> None:
+        event.stop()
+        node = self.node
+        assert isinstance(node, MapNode)
+        node.remove(int(getattr(event.button, "entry_index", 0)))
+        self.edited()
+        self.refresh(recompose=True)
+
+
+def _unused_key(node: MapNode) -> str:
+    taken = {str(e.key) for e in node.entries}
+    return next(f"key{i}" for i in range(1, len(taken) + 2) if f"key{i}" not in taken)
