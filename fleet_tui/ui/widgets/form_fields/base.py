@@ -6,7 +6,7 @@ form.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -27,6 +27,9 @@ from fleet_tui.ui.widgets.field_preview import (
 
 STATE_BUTTONS = {"null": "set-null", "clear": "clear"}
 """The state buttons a field may have beside its name, by label, and their CSS classes."""
+
+NodeT = TypeVar("NodeT", bound=Node)
+"""The kind of form node a field widget edits."""
 
 
 class FieldEdited(Message):
@@ -54,7 +57,7 @@ def _type_hint(node: Node) -> str:
     return ""
 
 
-class FieldWidget(PreviewWidget):
+class FieldWidget(PreviewWidget, Generic[NodeT]):
     """The common frame: a line with the name, the editor and state buttons, then the help
     text and the field's errors (one notes line, hidden when empty).
 
@@ -78,7 +81,7 @@ class FieldWidget(PreviewWidget):
     }
     """
 
-    def __init__(self, node: Node, *, bare: bool = False) -> None:
+    def __init__(self, node: NodeT, *, bare: bool = False) -> None:
         self.node = node
         self.bare = bare
         self._error = ""
@@ -233,13 +236,13 @@ class FieldWidget(PreviewWidget):
 class FieldFactory(Protocol):
     """Makes the widget that edits a node: `field_for`."""
 
-    def __call__(self, node: Node, *, bare: bool = False) -> FieldWidget: ...
+    def __call__(self, node: Node, *, bare: bool = False) -> FieldWidget[Any]: ...
 
 
-class NestingField(FieldWidget):
+class NestingField(FieldWidget[NodeT]):
     """A field with fields inside. It makes them with the `make_field` it is given: the
     factory, `field_for`, cannot be imported here, as it imports every kind of field."""
 
-    def __init__(self, node: Node, make_field: FieldFactory, *, bare: bool = False) -> None:
+    def __init__(self, node: NodeT, make_field: FieldFactory, *, bare: bool = False) -> None:
         self.make_field = make_field
         super().__init__(node, bare=bare)

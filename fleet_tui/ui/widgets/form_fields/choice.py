@@ -17,13 +17,13 @@ from textual.widgets import Button, Select, Static, Switch
 from fleet_tui.forms import ConstNode, EnumNode, ScalarNode, UnionNode
 from fleet_tui.ui.safe_text import literal, one_line
 from fleet_tui.ui.widgets.field_preview import EditorLook
-from fleet_tui.ui.widgets.form_fields.base import FieldWidget, NestingField
+from fleet_tui.ui.widgets.form_fields.base import FieldWidget, NestingField, NodeT
 
 NULL_OPTION = -1
 """The Select value that stands for an explicit JSON null."""
 
 
-class BooleanField(FieldWidget):
+class BooleanField(FieldWidget[ScalarNode]):
     """A Switch; optional booleans also get a `clear` button (leave the field out)."""
 
     CLEARABLE = True
@@ -58,9 +58,7 @@ class BooleanField(FieldWidget):
     @on(Switch.Changed)
     def _switched(self, event: Switch.Changed) -> None:
         event.stop()
-        node = self.node
-        assert isinstance(node, ScalarNode)
-        node.set(event.value)
+        self.node.set(event.value)
         self.query_one(".switch-state", Static).update(Text(self._state()))
         self.edited()
 
@@ -76,7 +74,7 @@ class BooleanField(FieldWidget):
         self.query_one(".switch-state", Static).update(Text(self._state()))
 
 
-class ChoiceField(FieldWidget):
+class ChoiceField(FieldWidget[NodeT]):
     """A field edited through a Select of labelled choices: the blank choice leaves the field
     out, `null` (when the schema allows it) sends null."""
 
@@ -131,22 +129,17 @@ class ChoiceField(FieldWidget):
         return True
 
 
-class EnumField(ChoiceField):
+class EnumField(ChoiceField[EnumNode]):
     """A Select of the allowed values."""
 
     def compose_editor(self) -> ComposeResult:
-        node = self.node
-        assert isinstance(node, EnumNode)
-        yield self.choice_select(node.option_labels, allow_blank=True)
+        yield self.choice_select(self.node.option_labels, allow_blank=True)
 
     def choice_labels(self) -> list[str]:
-        node = self.node
-        assert isinstance(node, EnumNode)
-        return node.option_labels
+        return self.node.option_labels
 
     def _selection(self) -> Any:
         node = self.node
-        assert isinstance(node, EnumNode)
         if node.present and node.is_null:
             return NULL_OPTION
         index = node.selected_index
@@ -155,12 +148,10 @@ class EnumField(ChoiceField):
     @on(Select.Changed)
     def _chosen(self, event: Select.Changed) -> None:
         event.stop()
-        node = self.node
-        assert isinstance(node, EnumNode)
-        self.choose(event.value, lambda index: node.set(node.options[index]))
+        self.choose(event.value, lambda index: self.node.set(self.node.options[index]))
 
 
-class UnionField(ChoiceField, NestingField):
+class UnionField(ChoiceField[UnionNode], NestingField[UnionNode]):
     """A branch selector (Select) and the fields of the chosen branch."""
 
     DEFAULT_CSS = """
@@ -168,10 +159,8 @@ class UnionField(ChoiceField, NestingField):
     """
 
     def compose_editor(self) -> ComposeResult:
-        node = self.node
-        assert isinstance(node, UnionNode)
         yield self.choice_select(
-            node.branch_labels, allow_blank=not node.required, classes="branch-select"
+            self.node.branch_labels, allow_blank=not self.node.required, classes="branch-select"
         )
 
     def previewable(self) -> bool:
@@ -181,20 +170,15 @@ class UnionField(ChoiceField, NestingField):
         return self.node.present and not self.node.is_null
 
     def choice_labels(self) -> list[str]:
-        node = self.node
-        assert isinstance(node, UnionNode)
-        return node.branch_labels
+        return self.node.branch_labels
 
     def compose_below(self) -> ComposeResult:
-        node = self.node
-        assert isinstance(node, UnionNode)
         with Vertical(classes="union-branch"):
             if self._shows_branch():
-                yield self.make_field(node.branch_node(), bare=True)
+                yield self.make_field(self.node.branch_node(), bare=True)
 
     def _selection(self) -> Any:
         node = self.node
-        assert isinstance(node, UnionNode)
         if not node.present:
             return Select.NULL if not node.required else node.active
         return NULL_OPTION if node.is_null else node.active
@@ -202,9 +186,7 @@ class UnionField(ChoiceField, NestingField):
     @on(Select.Changed, ".branch-select")
     def _chosen(self, event: Select.Changed) -> None:
         event.stop()
-        node = self.node
-        assert isinstance(node, UnionNode)
-        if self.choose(event.value, node.select):
+        if self.choose(event.value, self.node.select):
             self.refresh(recompose=True)
             self.call_after_refresh(self._focus_branch_select)
 
@@ -213,7 +195,7 @@ class UnionField(ChoiceField, NestingField):
             select.focus()
 
 
-class ConstField(FieldWidget):
+class ConstField(FieldWidget[ConstNode]):
     """A fixed value, shown (it is always sent)."""
 
     def previewable(self) -> bool:
@@ -224,11 +206,8 @@ class ConstField(FieldWidget):
 
     def editor_look(self) -> EditorLook:
         node = self.node
-        assert isinstance(node, ConstNode)
         return EditorLook("text", f"= {one_line(json.dumps(node.const, ensure_ascii=False), 200)}")
 
     def compose_editor(self) -> ComposeResult:
-        node = self.node
-        assert isinstance(node, ConstNode)
-        shown = json.dumps(node.const, ensure_ascii=False)
+        shown = json.dumps(self.node.const, ensure_ascii=False)
         yield Static(literal(f"= {one_line(shown, 200)}", "dim"), classes="const-value")

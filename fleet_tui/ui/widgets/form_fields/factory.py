@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fleet_tui.forms import (
     ArrayNode,
     ConstNode,
@@ -9,6 +11,7 @@ from fleet_tui.forms import (
     MapNode,
     Node,
     ObjectNode,
+    RawNode,
     ScalarNode,
     UnionNode,
 )
@@ -19,7 +22,7 @@ from fleet_tui.ui.widgets.form_fields.lists import ArrayField, MapField
 from fleet_tui.ui.widgets.form_fields.text import RawField, TextField
 
 
-def field_for(node: Node, *, bare: bool = False) -> FieldWidget:
+def field_for(node: Node, *, bare: bool = False) -> FieldWidget[Any]:
     """The widget that edits `node`. `bare` leaves out the name line (list items, branches)."""
     if isinstance(node, ObjectNode):
         return ObjectField(node, field_for, bare=bare)
@@ -37,4 +40,6 @@ def field_for(node: Node, *, bare: bool = False) -> FieldWidget:
         return BooleanField(node, bare=bare)
     if isinstance(node, ScalarNode):
         return TextField(node, bare=bare)
-    return RawField(node, bare=bare)
+    if isinstance(node, RawNode):
+        return RawField(node, bare=bare)
+    raise TypeError(f"no field edits a {type(node).__name__}")

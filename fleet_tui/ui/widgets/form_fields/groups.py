@@ -4,6 +4,8 @@ sibling fields in sections that are mounted when first shown.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult, RenderResult
@@ -52,7 +54,7 @@ class FieldGroup(Collapsible, inherit_css=False):
     """
 
 
-class ObjectField(NestingField):
+class ObjectField(NestingField[ObjectNode]):
     """Nested fields in a collapsible group, mounted the first time it is expanded."""
 
     CLEARABLE = True
@@ -73,7 +75,6 @@ class ObjectField(NestingField):
 
     def compose(self) -> ComposeResult:
         node = self.node
-        assert isinstance(node, ObjectNode)
         self._error = self._known_error()
         if self.previewing:
             return
@@ -181,7 +182,7 @@ class FieldSection(Widget, can_focus=True):
         await self.action_toggle()
 
 
-async def reveal(field: FieldWidget) -> None:
+async def reveal(field: FieldWidget[Any]) -> None:
     """Open the groups and show the sections that hide `field` (to point the user at it)."""
     for widget in field.ancestors_with_self:
         if isinstance(widget, FieldGroup):

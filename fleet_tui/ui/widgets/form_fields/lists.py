@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -17,7 +18,7 @@ from fleet_tui.ui.widgets.form_fields.base import FieldWidget, NestingField
 from fleet_tui.ui.widgets.form_fields.groups import ObjectField
 
 
-class ArrayField(NestingField):
+class ArrayField(NestingField[ArrayNode]):
     """A list editor: one row per item with move up / move down / remove, and an add button.
     Adding, removing and moving touch only the rows concerned (no re-render of the list)."""
 
@@ -34,9 +35,7 @@ class ArrayField(NestingField):
     """
 
     def previewable(self) -> bool:
-        node = self.node
-        assert isinstance(node, ArrayNode)
-        return not node.items
+        return not self.node.items
 
     def editor_look(self) -> EditorLook:
         return EditorLook("text", self._count())
@@ -50,19 +49,16 @@ class ArrayField(NestingField):
 
     def _add_label(self) -> str:
         node = self.node
-        assert isinstance(node, ArrayNode)
         return "+ add item" + (f" (max {node.max_items})" if node.max_items is not None else "")
 
     def _count(self) -> str:
         node = self.node
-        assert isinstance(node, ArrayNode)
         if not node.present:
             return "(not sent)"
         return "null" if node.is_null else f"{len(node.items)} item(s)"
 
     def compose_below(self) -> ComposeResult:
         node = self.node
-        assert isinstance(node, ArrayNode)
         with Vertical(classes="array-items"):
             for index, item in enumerate(node.items):
                 row = self._row(item)
@@ -80,9 +76,7 @@ class ArrayField(NestingField):
     @on(Button.Pressed, ".add-item")
     async def _add(self, event: Button.Pressed) -> None:
         event.stop()
-        node = self.node
-        assert isinstance(node, ArrayNode)
-        row = self._row(node.add())
+        row = self._row(self.node.add())
         await self.query_one(".array-items").mount(row)
         self._changed()
         row.focus_first()
@@ -91,7 +85,6 @@ class ArrayField(NestingField):
     async def _item_action(self, event: Button.Pressed) -> None:
         event.stop()
         node = self.node
-        assert isinstance(node, ArrayNode)
         row = next(a for a in event.button.ancestors if isinstance(a, ItemRow))
         index = self.rows.index(row)
         if event.button.name == "remove":
@@ -132,20 +125,18 @@ class ArrayField(NestingField):
 
     def _update_controls(self) -> None:
         """Enable the buttons that apply, renumber item titles, update the count."""
-        node = self.node
-        assert isinstance(node, ArrayNode)
         rows = self.rows
         for index, row in enumerate(rows):
-            row.set_buttons(index, len(rows), can_remove=node.can_remove)
+            row.set_buttons(index, len(rows), can_remove=self.node.can_remove)
             row.relabel()
-        self.query_one(".add-item", Button).disabled = not node.can_add
+        self.query_one(".add-item", Button).disabled = not self.node.can_add
         self.refresh_state()
 
 
 class ItemRow(Horizontal):
     """One list item: its field and its move up / move down / remove buttons."""
 
-    def __init__(self, field: FieldWidget) -> None:
+    def __init__(self, field: FieldWidget[Any]) -> None:
         super().__init__()
         self.field = field
         self.buttons = {
@@ -175,7 +166,7 @@ class ItemRow(Horizontal):
             target.focus()
 
 
-class MapField(NestingField):
+class MapField(NestingField[MapNode]):
     """Extra keys of an object: a key box and a value field per entry, and an add button."""
 
     DEFAULT_CSS = """
@@ -187,9 +178,7 @@ class MapField(NestingField):
     """
 
     def compose_below(self) -> ComposeResult:
-        node = self.node
-        assert isinstance(node, MapNode)
-        for index, entry in enumerate(node.entries):
+        for index, entry in enumerate(self.node.entries):
             with Horizontal(classes="map-row"):
                 if typable(str(entry.key)):
                     key = Input(str(entry.key), placeholder="key", classes="map-key", compact=True)
@@ -206,30 +195,24 @@ class MapField(NestingField):
     @on(Input.Changed, ".map-key")
     def _renamed(self, event: Input.Changed) -> None:
         event.stop()
-        node = self.node
-        assert isinstance(node, MapNode)
-        entry = node.entries[int(getattr(event.input, "entry_index", 0))]
+        entry = self.node.entries[int(getattr(event.input, "entry_index", 0))]
         if event.value == entry.key:
             return
-        if node.rename(entry, event.value) is not entry:
+        if self.node.rename(entry, event.value) is not entry:
             self.refresh(recompose=True)
         self.edited()
 
     @on(Button.Pressed, ".add-entry")
     def _add(self, event: Button.Pressed) -> None:
         event.stop()
-        node = self.node
-        assert isinstance(node, MapNode)
-        node.add(_unused_key(node))
+        self.node.add(_unused_key(self.node))
         self.edited()
         self.refresh(recompose=True)
 
     @on(Button.Pressed, ".remove-entry")
     def _remove(self, event: Button.Pressed) -> None:
         event.stop()
-        node = self.node
-        assert isinstance(node, MapNode)
-        node.remove(int(getattr(event.button, "entry_index", 0)))
+        self.node.remove(int(getattr(event.button, "entry_index", 0)))
         self.edited()
         self.refresh(recompose=True)
 

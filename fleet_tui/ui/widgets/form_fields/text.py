@@ -12,23 +12,20 @@ from fleet_tui.ui.widgets.field_preview import EditorLook
 from fleet_tui.ui.widgets.form_fields.base import FieldWidget
 
 
-class TextField(FieldWidget):
+class TextField(FieldWidget[ScalarNode]):
     """Strings and numbers, typed into an Input; an empty box leaves the field out."""
 
     def previewable(self) -> bool:
         return True
 
     def editor_look(self) -> EditorLook:
-        node = self.node
-        assert isinstance(node, ScalarNode)
-        return EditorLook.input(node.text, self._placeholder())
+        return EditorLook.input(self.node.text, self._placeholder())
 
     def _placeholder(self) -> str:
         return one_line("null" if self.node.is_null else self.node.placeholder, 80)
 
     def compose_editor(self) -> ComposeResult:
         node = self.node
-        assert isinstance(node, ScalarNode)
         kind = node.kind if node.kind in ("integer", "number") else "text"
         yield Input(
             node.text,
@@ -43,7 +40,6 @@ class TextField(FieldWidget):
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
         node = self.node
-        assert isinstance(node, ScalarNode)
         if event.value == node.text and not node.input_error:
             return
         if event.value == "":
@@ -53,32 +49,26 @@ class TextField(FieldWidget):
         self.edited()
 
     def sync_from_node(self) -> None:
-        node = self.node
-        assert isinstance(node, ScalarNode)
         box = self.query_one(Input)
         box.placeholder = self._placeholder()
         with box.prevent(Input.Changed):
-            box.value = node.text
+            box.value = self.node.text
 
 
-class RawField(FieldWidget):
+class RawField(FieldWidget[RawNode]):
     """Any JSON value, typed as JSON text (for `{}`, `true` and what the form cannot draw)."""
 
     def previewable(self) -> bool:
         return True
 
     def editor_look(self) -> EditorLook:
-        node = self.node
-        assert isinstance(node, RawNode)
-        return EditorLook.input(node.text, "JSON value")
+        return EditorLook.input(self.node.text, "JSON value")
 
     def compose_editor(self) -> ComposeResult:
-        node = self.node
-        assert isinstance(node, RawNode)
         yield Input(
-            node.text,
+            self.node.text,
             placeholder="JSON value",
-            disabled=node.read_only,
+            disabled=self.node.read_only,
             select_on_focus=False,
             compact=True,
         )
@@ -87,15 +77,12 @@ class RawField(FieldWidget):
     def _json_typed(self, event: Input.Changed) -> None:
         event.stop()
         node = self.node
-        assert isinstance(node, RawNode)
         if event.value == node.text and not node.input_error:
             return
         node.set_text(event.value)
         self.edited()
 
     def sync_from_node(self) -> None:
-        node = self.node
-        assert isinstance(node, RawNode)
         box = self.query_one(Input)
         with box.prevent(Input.Changed):
-            box.value = node.text
+            box.value = self.node.text
