@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
-from textual.widgets import Input, Select, TextArea
+from textual.widget import Widget
+from textual.widgets import Button, Input, Select, TextArea
+from textual.widgets.collapsible import CollapsibleTitle
 
 from fleet_tui.ui.widgets.form_fields import FieldGroup, FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
@@ -113,6 +115,55 @@ async def test_array_of_objects_add_fill_move_remove():
             ]
         }
     ]
+
+
+def group_titles(widget: Widget) -> list[str]:
+    """The titles of the collapsible groups under `widget`, as shown."""
+    return [title.label.plain for title in widget.query(CollapsibleTitle)]
+
+
+async def test_object_titles_follow_edits_inside_and_moves_around():
+    """An object's title says whether it is sent, and a list item's title its place: typing
+    into a left-out object sends it, moving an item renumbers the items."""
+    item = {"type": "object", "properties": {"at": {"type": "string"}}}
+    app = FormHost(
+        {
+            "type": "object",
+            "properties": {
+                "address": {"type": "object", "properties": {"street": {"type": "string"}}},
+                "stops": {"type": "array", "items": item},
+            },
+        }
+    )
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        address = await opened(pilot, app, "address")
+        assert group_titles(address) == ["address  (not sent)"]
+        address.query_one(FieldGroup).collapsed = False
+
+        def street_shown() -> bool:
+            return any(f.node.path == ("address", "street") for f in address.query(FieldWidget))
+
+        await wait_for(pilot, street_shown)
+        await type_into(pilot, app, ("address", "street"), "x")
+
+        def address_titled_as_sent() -> bool:
+            return group_titles(address) == ["address"]
+
+        await wait_for(pilot, address_titled_as_sent)
+
+        stops = await opened(pilot, app, "stops")
+        add = stops.query_one(".add-item", Button)
+        add.press()
+        await wait_for(pilot, lambda: len(item_rows(app, "stops")) == 1)
+        add.press()
+        await wait_for(pilot, lambda: len(item_rows(app, "stops")) == 2)
+        item_rows(app, "stops")[1].query_one(".move-up", Button).press()
+
+        def items_numbered_in_order() -> bool:
+            return group_titles(stops) == ["#1 *", "#2 *"]
+
+        await wait_for(pilot, items_numbered_in_order)
 
 
 async def choose(pilot, select: Select, label: str) -> None:

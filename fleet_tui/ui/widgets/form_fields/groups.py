@@ -93,10 +93,11 @@ class ObjectField(NestingField[ObjectNode]):
         yield from self.compose_notes()
 
     def refresh_state(self) -> None:
-        for collapsible in self.query_children(Collapsible):
+        # by FieldGroup: a query by Collapsible misses it (a type its CSS does not inherit)
+        for group in self.query_children(FieldGroup):
             title = title_text(self.node)
-            if collapsible.title != title:
-                collapsible.title = title  # type: ignore[assignment]
+            if group.title != title:
+                group.title = title  # type: ignore[assignment]
 
     @on(Collapsible.Expanded)
     async def _expanded(self, event: Collapsible.Expanded) -> None:
