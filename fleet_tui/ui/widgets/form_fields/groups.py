@@ -40,18 +40,28 @@ def title_line(node: Node) -> Text:
 
 
 def title_text(node: Node) -> Content:
-    """`title_line` for a Collapsible's title."""
+    """`title_line` for a `FieldGroup`'s title."""
     return Content.from_rich_text(title_line(node))
 
 
 class FieldGroup(Collapsible, inherit_css=False):
-    """A Collapsible without Collapsible's `:focus-within` tint: with that rule, every focus
-    change inside re-applies the stylesheet to all the fields in the group."""
+    """A Collapsible with a styled title, and without Collapsible's `:focus-within` tint: with
+    that rule, every focus change inside re-applies the stylesheet to all the fields in the
+    group."""
 
     DEFAULT_CSS = """
     FieldGroup { width: 1fr; height: auto; background: $surface; padding: 0; margin: 0; }
     FieldGroup.-collapsed > Contents { display: none; }
     """
+
+    def __init__(self, title: Content, *, collapsed: bool) -> None:
+        super().__init__(collapsed=collapsed)
+        self.show_title(title)
+
+    def show_title(self, title: Content) -> None:
+        """Show `title` on the group's title line. (Collapsible's own `title` is a plain
+        string; its title line shows styled text.)"""
+        self._title.label = title
 
 
 class ObjectField(NestingField[ObjectNode]):
@@ -83,7 +93,7 @@ class ObjectField(NestingField[ObjectNode]):
         else:
             expanded = self._starts_expanded()
             self._fields_mounted = expanded
-            with FieldGroup(title=title_text(node), collapsed=not expanded):  # type: ignore[arg-type]
+            with FieldGroup(title_text(node), collapsed=not expanded):
                 if expanded:
                     yield from fields_for(node.children, self.make_field)
                 buttons = list(self.compose_state_buttons())
@@ -95,9 +105,7 @@ class ObjectField(NestingField[ObjectNode]):
     def refresh_state(self) -> None:
         # by FieldGroup: a query by Collapsible misses it (a type its CSS does not inherit)
         for group in self.query_children(FieldGroup):
-            title = title_text(self.node)
-            if group.title != title:
-                group.title = title  # type: ignore[assignment]
+            group.show_title(title_text(self.node))
 
     @on(Collapsible.Expanded)
     async def _expanded(self, event: Collapsible.Expanded) -> None:

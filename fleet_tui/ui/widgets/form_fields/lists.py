@@ -85,7 +85,7 @@ class ArrayField(NestingField[ArrayNode]):
     async def _item_action(self, event: Button.Pressed) -> None:
         event.stop()
         node = self.node
-        row = next(a for a in event.button.ancestors if isinstance(a, ItemRow))
+        row = event.button.query_ancestor(ItemRow)
         index = self.rows.index(row)
         if event.button.name == "remove":
             node.remove(index)
@@ -179,23 +179,19 @@ class MapField(NestingField[MapNode]):
 
     def compose_below(self) -> ComposeResult:
         for index, entry in enumerate(self.node.entries):
-            with Horizontal(classes="map-row"):
+            with MapRow(index):
                 if typable(str(entry.key)):
-                    key = Input(str(entry.key), placeholder="key", classes="map-key", compact=True)
-                    key.entry_index = index  # type: ignore[attr-defined]
-                    yield key
+                    yield Input(str(entry.key), placeholder="key", classes="map-key", compact=True)
                 else:  # shown escaped, not editable: a text box would show it raw or alter it
                     yield Static(json.dumps(entry.key), classes="map-key")
                 yield self.make_field(entry, bare=True)
-                button = Button("✕", classes="remove-entry", compact=True)
-                button.entry_index = index  # type: ignore[attr-defined]
-                yield button
+                yield Button("✕", classes="remove-entry", compact=True)
         yield Button("+ add key", classes="add-entry", compact=True)
 
     @on(Input.Changed, ".map-key")
     def _renamed(self, event: Input.Changed) -> None:
         event.stop()
-        entry = self.node.entries[int(getattr(event.input, "entry_index", 0))]
+        entry = self.node.entries[event.input.query_ancestor(MapRow).index]
         if event.value == entry.key:
             return
         if self.node.rename(entry, event.value) is not entry:
@@ -212,9 +208,17 @@ class MapField(NestingField[MapNode]):
     @on(Button.Pressed, ".remove-entry")
     def _remove(self, event: Button.Pressed) -> None:
         event.stop()
-        self.node.remove(int(getattr(event.button, "entry_index", 0)))
+        self.node.remove(event.button.query_ancestor(MapRow).index)
         self.edited()
         self.refresh(recompose=True)
+
+
+class MapRow(Horizontal):
+    """The entry at `index` of a map: its key box, its value's field and its remove button."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(classes="map-row")
+        self.index = index
 
 
 def _unused_key(node: MapNode) -> str:
