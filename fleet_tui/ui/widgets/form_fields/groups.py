@@ -158,7 +158,7 @@ class FieldSection(Widget, can_focus=True):
     }
     """
 
-    BINDINGS = [Binding("enter,space", "toggle", "Show/hide fields", show=False)]
+    BINDINGS = [Binding("enter,space", "toggle_fields", "Show/hide fields", show=False)]
 
     def __init__(
         self, nodes: list[Node], start: int, make_field: FieldFactory, *, shown: bool
@@ -174,7 +174,7 @@ class FieldSection(Widget, can_focus=True):
     def render(self) -> RenderResult:
         return Text("▼ " if self.shown else "▶ ") + self.title
 
-    async def action_toggle(self) -> None:
+    async def action_toggle_fields(self) -> None:
         self.shown = not self.shown
         self.refresh()
         if self.fields:
@@ -188,7 +188,7 @@ class FieldSection(Widget, can_focus=True):
         self.post_message(FieldEdited())
 
     async def on_click(self) -> None:
-        await self.action_toggle()
+        await self.action_toggle_fields()
 
 
 async def reveal(field: FieldWidget[Any]) -> None:
@@ -202,4 +202,4 @@ async def reveal(field: FieldWidget[Any]) -> None:
             sections = parent.query_children(FieldSection)
             section = next((s for s in sections if widget in s.fields), None)
             if section is not None:
-                await section.action_toggle()
+                await section.action_toggle_fields()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from textual import on
 from textual.app import ComposeResult
 from textual.widgets import Input
@@ -24,13 +26,17 @@ class TextField(FieldWidget[ScalarNode]):
     def _placeholder(self) -> str:
         return one_line("null" if self.node.is_null else self.node.placeholder, 80)
 
+    def _box_type(self) -> Literal["integer", "number", "text"]:
+        """A number box takes only what can be part of a number."""
+        kind = self.node.kind
+        return "integer" if kind == "integer" else "number" if kind == "number" else "text"
+
     def compose_editor(self) -> ComposeResult:
         node = self.node
-        kind = node.kind if node.kind in ("integer", "number") else "text"
         yield Input(
             node.text,
             placeholder=self._placeholder(),
-            type=kind,
+            type=self._box_type(),
             disabled=node.read_only,
             select_on_focus=False,
             compact=True,
