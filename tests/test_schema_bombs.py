@@ -58,3 +58,35 @@ async def test_a_bomb_input_schema_gets_a_raw_json_form_that_takes_typing(mcp_bo
         assert app.tool_panel.problems() == []
         entry = await call(pilot, "bomb_in", {"value": "typed"})
         assert entry.status == "ok" and "got 'typed'" in rendered_text(app)
+
+
+@pytest.mark.timeout(60)
+def test_call_checks_a_result_against_a_backtracking_pattern_with_a_time_limit(mcp_bombs):
+    result = fleet_tui("call", "--mcp", mcp_bombs.url, "slow_pattern_out", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["structured"] == {"value": "a" * 40 + "b"}
+    assert "slow_pattern_out: result does not match its output schema: $.value: " in (result.stderr)
+
+
+def test_a_result_that_breaks_its_output_schema_is_shown_with_the_mismatch(mcp_bombs):
+    result = fleet_tui("call", "--mcp", mcp_bombs.url, "mismatch_out", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["structured"] == {"value": "five"}
+    assert (
+        "mismatch_out: result does not match its output schema: $.value: 'five' is not of type "
+        "'integer'" in result.stderr
+    )
+
+
+@pytest.mark.timeout(60)
+async def test_the_app_lists_a_backtracking_pattern_as_not_checked(mcp_bombs):
+    app = FleetTuiApp(Target(mcp=[mcp_bombs.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        entry = await call(pilot, "slow_pattern_out")
+        assert entry.status == "ok"
+        app.result_view.query_one("#result-tabs").active = "tab-structured"
+        await pilot.pause()
+        assert "1 mismatch(es)" in str(
+            app.result_view.query_one("#structured-verdict", Static).content
+        )

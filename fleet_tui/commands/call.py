@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         for warning in unknown_arguments(tools, args.tool, arguments):
             warn(warning)
         result = await env.call_tool(args.tool, arguments)
-        for warning in unchecked_output(tools, args.tool):
+        for warning in output_warnings(tools, args.tool, result):
             warn(warning)
         files = BlockFiles(args.save_images, args.tool)
         if args.json:
@@ -121,13 +121,24 @@ def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -
     return [f"{visible(name)} has no argument {key!r} (it takes: {known})" for key in unknown]
 
 
-def unchecked_output(tools: list[Tool], name: str) -> list[str]:
-    """A warning when the tool's output schema is too complex to check its result against."""
-    from fleet_tui.forms.budget import output_note
-
+def output_warnings(tools: list[Tool], name: str, result: ToolResult) -> list[str]:
+    """Warnings when a result breaks the tool's output schema (or the schema is too complex
+    to check it against): the SDK's own check is skipped (envs/tool_call.py)."""
     tool = next((tool for tool in tools if tool.name == name), None)
-    note = output_note(tool.output_schema) if tool and tool.output_schema else None
-    return [f"{visible(name)}: result not checked: {note}"] if note else []
+    schema = tool.output_schema if tool else None
+    if not schema or result.is_error:
+        return []
+    from fleet_tui.forms.budget import output_note
+    from fleet_tui.forms.validation import output_problems
+
+    if (note := output_note(schema)) is not None:
+        return [f"{visible(name)}: result not checked: {note}"]
+    if result.structured is None:
+        return [f"{visible(name)} declares an output schema but sent no structured content"]
+    return [
+        f"{visible(name)}: result does not match its output schema: {problem}"
+        for problem in output_problems(result.structured, schema)
+    ]
 
 
 class BlockFiles:

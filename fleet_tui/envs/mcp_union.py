@@ -464,12 +464,9 @@ class McpUnion:
                 f"tool {name!r} is broken and was not called: the server lists it wrongly "
                 f"({visible(tool.broken)})"
             )
-        output_schema = tool.output_schema
         started = time.monotonic()
         try:
-            result = await endpoint.request(
-                tool_call(name, arguments, output_schema), self.timeouts.call
-            )
+            result = await endpoint.request(tool_call(name, arguments), self.timeouts.call)
         except EndpointDown as error:
             raise EnvError(
                 f"MCP endpoint {endpoint.url} is down ({error}); the call to {name!r} was not "

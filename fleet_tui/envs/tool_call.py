@@ -1,10 +1,13 @@
-"""How a tools/call request is sent: through the mcp SDK's `call_tool`, or around its check.
+"""How a tools/call request is sent: around the mcp SDK's own check of the result.
 
 `ClientSession.call_tool` checks structured content against the tool's output schema with
-jsonschema, on the event loop and without any bound: a schema bomb (forms/budget.py) would
-never finish and eat all memory. A tool whose output schema is over the budget is called with a
-plain tools/call request instead, which the SDK does not check; the result says so where it is
-shown (`output_note` of the output schema).
+jsonschema, on the event loop and without any bound: a schema bomb (forms/budget.py) never
+finishes and eats all memory, and a `pattern` that backtracks (`^(a|aa)+$`) holds the loop for
+minutes. It also lists the tools again whenever it has not seen the tool's schema, and turns a
+result that breaks the schema into an exception, so the result is lost. So every call is a plain
+tools/call request; where the result is shown, it is checked with fleet-tui's own validator
+(forms/validation.py: budget-screened schemas, regular expressions with a time limit) and its
+mismatches are listed next to it.
 """
 
 from __future__ import annotations
@@ -18,14 +21,9 @@ if TYPE_CHECKING:
 
 
 def tool_call(
-    name: str, arguments: dict[str, Any], output_schema: dict[str, Any] | None
+    name: str, arguments: dict[str, Any]
 ) -> Callable[[ClientSession], Awaitable[mcp.types.CallToolResult]]:
-    """The request for calling `name` on a session, checked by the SDK only when the output
-    schema is within the budget."""
-    from fleet_tui.forms.budget import over_budget  # slow to import (jsonschema): on first use
-
-    if output_schema is None or over_budget(output_schema) is None:
-        return lambda session: session.call_tool(name, arguments)
+    """The tools/call request for `name`, to send on a session, unchecked by the SDK."""
     import mcp.types
 
     request = mcp.types.CallToolRequest(

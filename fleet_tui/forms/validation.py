@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jsonschema import Draft202012Validator, FormatChecker, validators
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import SchemaError, ValidationError
 from referencing import Registry
 
 from fleet_tui.forms.patterns import TOO_SLOW, search, search_or_false
@@ -106,6 +106,33 @@ def validator_class(schema: Any) -> Any:
     """The jsonschema validator class for `schema` (Draft 2020-12 unless `$schema` says
     otherwise), its regular expressions matched with a time limit."""
     return _bounded(validators.validator_for(schema, default=Draft202012Validator))
+
+
+MAX_OUTPUT_PROBLEMS = 50
+
+
+def output_problems(value: Any, schema: dict[str, Any]) -> list[str]:
+    """Where `value` (a tool's structured content) breaks its output `schema`, one line per
+    problem ("$.path: message"), at most MAX_OUTPUT_PROBLEMS. The caller screens the schema
+    against the budget (forms/budget.py) first; regular expressions have a time limit."""
+    try:
+        cls = validator_class(schema)
+        cls.check_schema(schema)
+        validator = cls(schema, registry=LOCAL_REFS)
+        errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+    except SchemaError as error:
+        return [f"the tool's output schema is invalid: {error.message}"]
+    except Exception as error:
+        return [f"cannot check against the output schema: {error}"]
+    return [
+        f"{json_path(error.absolute_path)}: {error.message}"
+        for error in errors[:MAX_OUTPUT_PROBLEMS]
+    ]
+
+
+def json_path(path: Iterable[str | int]) -> str:
+    """`$.key[0].other` for a path of keys and indexes."""
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
 class ArgumentValidator:

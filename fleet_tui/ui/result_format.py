@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema
 from rich.highlighter import JSONHighlighter
 from rich.text import Text
 
@@ -26,7 +25,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
 )
 from fleet_tui.forms.budget import output_note
-from fleet_tui.forms.validation import LOCAL_REFS, validator_class
+from fleet_tui.forms.validation import output_problems
 from fleet_tui.ui.safe_text import clean
 from fleet_tui.ui.widgets.text_pager import PagerText
 
@@ -164,26 +163,6 @@ def raw_json(result: ToolResult) -> Any:
     return result.model_dump(mode="json", exclude={"raw"})
 
 
-def schema_problems(value: Any, schema: dict[str, Any]) -> list[str]:
-    """Where `value` breaks `schema`, one line per problem ("$.path: message")."""
-    try:
-        cls = validator_class(schema)
-        cls.check_schema(schema)
-        validator = cls(schema, registry=LOCAL_REFS)
-        errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
-    except jsonschema.SchemaError as error:
-        return [f"the tool's output schema is invalid: {error.message}"]
-    except Exception as error:
-        return [f"cannot check against the output schema: {error}"]
-    lines = []
-    for error in errors[:50]:
-        path = "$" + "".join(
-            f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path
-        )
-        lines.append(f"{path}: {error.message}")
-    return lines
-
-
 def structured_view(result: ToolResult, tool: Tool | None) -> StructuredView:
     schema = tool.output_schema if tool else None
     if result.structured is None:
@@ -198,7 +177,7 @@ def structured_view(result: ToolResult, tool: Tool | None) -> StructuredView:
     note = output_note(schema)
     if note is not None:
         return StructuredView(body, [], f"Not checked: {note}.")
-    problems = schema_problems(result.structured, schema)
+    problems = output_problems(result.structured, schema)
     verdict = (
         "Matches the tool's output schema."
         if not problems
