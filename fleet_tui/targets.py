@@ -40,6 +40,10 @@ class Target(BaseModel):
     region: str | None = None
     image_type: str | None = None
     ttl_seconds: int | None = None
+    heartbeat_seconds: int | None = None
+    """Ask the host to stop a provisioned instance when fleet-tui has missed its heartbeats
+    (it sends one every half interval): what bounds an instance when fleet-tui is killed
+    outright (SIGKILL, power loss) and cannot close it. None: no heartbeats."""
     env_variables: dict[str, str] = Field(default_factory=dict)
     keep: bool = False
     api_key: str | None = Field(default=None, exclude=True, repr=False)
@@ -90,6 +94,14 @@ def add_target_arguments(
     group.add_argument("--region", help="Fleet region")
     group.add_argument("--image-type", help="instance image type")
     group.add_argument("--ttl", type=int, metavar="SECONDS", help="instance time to live")
+    group.add_argument(
+        "--heartbeat",
+        type=int,
+        metavar="SECONDS",
+        help="the host stops the instance when fleet-tui has not been heard from for two such "
+        f"intervals, e.g. after a kill -9 (default {DEFAULT_HEARTBEAT_S}; none with --keep; "
+        "0 for none)",
+    )
     add_repeatable(
         group,
         "--env",
@@ -100,6 +112,19 @@ def add_target_arguments(
     group.add_argument(
         "--keep", action="store_true", help="leave the instance running on exit (prints its id)"
     )
+
+
+DEFAULT_HEARTBEAT_S = 60
+"""Heartbeat interval of an instance fleet-tui provisions and does not keep."""
+
+
+def heartbeat_seconds(asked: int | None, *, keep: bool) -> int | None:
+    """The heartbeat interval to ask for: `asked` (0: none), else the default unless kept."""
+    if asked is None:
+        return None if keep else DEFAULT_HEARTBEAT_S
+    if asked < 0:
+        raise EnvError(f"--heartbeat must be 0 or more seconds, not {asked}")
+    return asked or None
 
 
 def target_from_args(args: argparse.Namespace) -> Target:
@@ -118,6 +143,7 @@ def target_from_args(args: argparse.Namespace) -> Target:
         region=args.region,
         image_type=args.image_type,
         ttl_seconds=args.ttl,
+        heartbeat_seconds=heartbeat_seconds(args.heartbeat, keep=args.keep),
         env_variables=env_variables,
         keep=args.keep,
         api_key=os.environ.get("FLEET_API_KEY") or None,

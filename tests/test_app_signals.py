@@ -261,3 +261,37 @@ def test_a_dead_host_is_reported_and_the_app_still_exits(own_host, app_in_termin
 
     assert terminal.exit_code() == 143
     assert f"could not close instance {instance}" in terminal.screen()
+
+
+def test_a_killed_app_stops_sending_heartbeats_and_the_host_stops_its_instance(
+    host, app_in_terminal
+):
+    terminal, instance = app_in_terminal("--heartbeat", "1")
+    os.kill(terminal.pid, signal.SIGKILL)  # nothing can be closed: only the heartbeats stop
+
+    wait_until(lambda: instance not in host.running(), "the host to stop the instance", 30)
+    assert instance_record(host, instance)["heartbeat_interval"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "interval"), [((), 60), (("--keep",), None)], ids=["default", "keep"]
+)
+def test_an_instance_the_app_provisions_asks_for_heartbeats_unless_kept(
+    host, app_in_terminal, args, interval
+):
+    _, instance = app_in_terminal(*args)
+    try:
+        assert instance_record(host, instance)["heartbeat_interval"] == interval
+    finally:
+        host.client.close(instance)
+
+
+def instance_record(host: Host, instance: str) -> dict:
+    """The host's record of an instance, as its orchestrator API gives it."""
+    response = httpx.get(
+        f"{host.base_url}/v1/env/instances/{instance}",
+        headers={"Authorization": f"Bearer {host.variables['FLEET_API_KEY']}"},
+        timeout=10,
+    )
+    response.raise_for_status()
+    return response.json()

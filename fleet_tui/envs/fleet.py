@@ -95,7 +95,9 @@ class FleetEnv:
     ) -> None:
         self.target = target
         self.timeouts = timeouts
-        self.heartbeat_interval = heartbeat_interval
+        self.heartbeat_interval = (
+            heartbeat_interval if heartbeat_interval is not None else target.heartbeat_seconds
+        )
         self.max_retries = max_retries
         self.info = EnvInfo(
             kind="local" if target.local else "fleet",
