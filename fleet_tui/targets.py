@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from fleet_tui.envs.base import EnvError
-from fleet_tui.session.redact import remember_secrets
+from fleet_tui.text import remember_secrets
 
 if TYPE_CHECKING:
     from fleet_tui.envs.base import Env

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fleet_tui.session.redact import hide_secret_values
+from fleet_tui.text import hide_secret_values
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ ... ST),
 # other ESC X, and the 8-bit C1 forms of CSI/OSC.

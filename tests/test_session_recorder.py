@@ -33,8 +33,8 @@ from fleet_tui.session.recorder import (
     default_session_path,
     images_dir,
 )
-from fleet_tui.session.redact import REDACTED
 from fleet_tui.targets import Target
+from fleet_tui.text import REDACTED
 
 
 def png(color: str) -> bytes:

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from fleet_tui.session.redact import hide_secret_values
+from fleet_tui.text import hide_secret_values
 from fleet_tui.untrusted import clean, encodable, signed_formats, without_secrets
 
 

@@ -24,6 +24,7 @@ from fleet_tui.envs.base import (
     ToolResult,
 )
 from fleet_tui.envs.mcp_union import DEFAULT_TIMEOUTS, McpUnion, Timeouts, say
+from fleet_tui.text import redact
 
 if TYPE_CHECKING:
     import fleet
@@ -54,8 +55,6 @@ def causes(error: BaseException) -> list[BaseException]:
 def sdk_error_text(error: BaseException) -> str:
     """What an SDK error says, as one line without secrets: an HTML error page (a plain web
     server where a Fleet host should be) becomes its HTTP status."""
-    from fleet_tui.session.redact import redact
-
     message = getattr(error, "message", None) or str(error) or type(error).__name__
     if message.lstrip()[:1] == "<":
         status = getattr(error, "status_code", None)

@@ -46,7 +46,7 @@ from fleet_tui.session.private_files import (
     open_private_append,
     write_private_once,
 )
-from fleet_tui.session.redact import redact
+from fleet_tui.text import redact
 
 INLINE_LIMIT = 1_000_000
 """Bytes of JSON a block (or structured content) may take inline; a bigger one gets a file."""

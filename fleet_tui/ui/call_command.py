@@ -11,8 +11,8 @@ import json
 import shlex
 from typing import Any
 
-from fleet_tui.session.redact import redact
 from fleet_tui.targets import Target
+from fleet_tui.text import redact
 
 
 def target_options(target: Target, instance_id: str | None = None) -> list[str]:

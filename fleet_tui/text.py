@@ -1,4 +1,8 @@
-"""Keep secrets out of session files: API keys, bearer tokens, anything named like a secret."""
+"""Text helpers for every layer, the bottom one: it imports nothing from fleet_tui.
+
+Secrets stay out of what is shown, printed and recorded: API keys, bearer tokens, anything named
+like a secret.
+"""
 
 from __future__ import annotations
 
