@@ -1,7 +1,8 @@
 """Text helpers for every layer, the bottom one: it imports nothing from fleet_tui.
 
-Secrets stay out of what is shown, printed and recorded: API keys, bearer tokens, anything named
-like a secret.
+Text from an environment is data: before it reaches a terminal, terminal escape sequences,
+control characters and lone surrogates go (`clean`, `visible`). Secrets stay out of what is
+shown, printed and recorded: API keys, bearer tokens, anything named like a secret (`redact`).
 """
 
 from __future__ import annotations
@@ -67,3 +68,93 @@ def redact(value: Any, secrets: list[str] | None = None) -> Any:
             value = value.replace(secret, REDACTED)
         return BEARER.sub(r"\1" + REDACTED, value)
     return value
+
+
+# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ ... ST),
+# other ESC X, and the 8-bit C1 forms of CSI/OSC.
+_ESCAPES = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]            # CSI
+    | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?  # OSC
+    | \x1b[PX^_][^\x1b]*(?:\x1b\\)?    # DCS, SOS, PM, APC
+    | \x1b[@-Z\\-_]                    # other two-byte escapes
+    | \x9b[0-?]*[ -/]*[@-~]            # 8-bit CSI
+    | \x9d[^\x07\x9c]*[\x07\x9c]?      # 8-bit OSC
+    """,
+    re.VERBOSE,
+)
+# Remaining C0 control characters (keep tab and newline), including a lone ESC.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# Shown as `\uXXXX` rather than passed on raw: C1 controls (some terminals act on them) and the
+# bidi controls that reorder the text after them on screen (U+202E turns `exe.txt` around).
+_FORMATS = re.compile("[\x80-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+# A C0 control character in a name is shown as its Unicode control picture (ESC as ␛).
+_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
+
+
+def encodable(text: str) -> str:
+    """`text` with lone surrogates (JSON from an env may hold them; UTF-8 cannot) written as
+    `\\udcff` escapes, so printing it never fails and never writes invalid UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def clean(text: str) -> str:
+    """`text` without terminal escape sequences, C0 control characters (tabs and newlines kept)
+    or the API key; C1 and bidi controls and lone surrogates as `\\uXXXX`."""
+    return hide_secret_values(_strip(encodable(text)))
+
+
+def _strip(text: str) -> str:
+    if text.isprintable():
+        return text
+    return signed_formats(_CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n"))))
+
+
+def signed_formats(text: str) -> str:
+    """`text` with C1 and bidi controls written as `\\uXXXX`: in JSON text (where they can only
+    be inside strings) that is the escape a JSON reader turns back into the character."""
+    return _FORMATS.sub(lambda match: _code(match.group()), text)
+
+
+def hide_secrets(text: str) -> str:
+    """`text` with the secrets (the API key, secret `--env` values) hidden, even where escapes
+    or control characters split them (the text is then `clean`ed, losing those)."""
+    hidden = hide_secret_values(text)
+    bare = _strip(hidden)
+    return hidden if hide_secret_values(bare) == bare else clean(hidden)
+
+
+def without_secrets(value: Any) -> Any:
+    """A copy of a JSON-like value with `hide_secrets` applied to every string in it."""
+    if isinstance(value, str):
+        return hide_secrets(value)
+    if isinstance(value, dict):
+        return {without_secrets(k): without_secrets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_secrets(v) for v in value]
+    return value
+
+
+def visible(name: str) -> str:
+    """A name (of a tool, an argument) with each character that would not show as itself
+    shown as a sign rather than removed: C0 controls as control pictures (ESC as ␛), others
+    (C1 controls, zero-width and bidi marks, lone surrogates) as `\\uXXXX`; so a name holding
+    one never looks like an ordinary name. The API key is hidden, even split by controls (at
+    the cost of the signs)."""
+    name = hide_secrets(name)
+    return name if name.isprintable() else "".join(map(_sign, name))
+
+
+def _sign(character: str) -> str:
+    if character.isprintable():
+        return character
+    return _PICTURES.get(ord(character)) or _code(character)
+
+
+def _code(character: str) -> str:
+    return f"\\u{ord(character):04x}"

@@ -30,7 +30,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
 )
 from fleet_tui.targets import add_repeatable, add_target_arguments, key_value, target_from_args
-from fleet_tui.untrusted import visible
+from fleet_tui.text import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

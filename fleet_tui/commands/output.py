@@ -1,5 +1,5 @@
 """Printing for the headless commands: JSON on stdout, progress and warnings on stderr, and
-environment text cleaned first (`fleet_tui.untrusted`)."""
+environment text cleaned first (`fleet_tui.text`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ import json
 import sys
 from typing import Any
 
-from fleet_tui.text import hide_secret_values
-from fleet_tui.untrusted import clean, encodable, signed_formats, without_secrets
+from fleet_tui.text import clean, encodable, hide_secret_values, signed_formats, without_secrets
 
 
 def out(text: str = "") -> None:

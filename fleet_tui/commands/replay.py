@@ -12,7 +12,7 @@ from fleet_tui.commands.options import (
 )
 from fleet_tui.commands.output import err, out
 from fleet_tui.targets import add_target_arguments
-from fleet_tui.untrusted import visible
+from fleet_tui.text import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

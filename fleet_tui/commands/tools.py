@@ -7,7 +7,7 @@ import argparse
 from fleet_tui.commands.output import first_line, out, print_json, table
 from fleet_tui.envs.base import Env, Tool
 from fleet_tui.targets import add_target_arguments, target_from_args
-from fleet_tui.untrusted import visible
+from fleet_tui.text import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

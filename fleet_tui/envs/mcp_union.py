@@ -33,7 +33,7 @@ from fleet_tui.envs.base import (
 from fleet_tui.envs.errors import describe_error, is_retryable, leaf_errors
 from fleet_tui.envs.results import error_result, tool_from_mcp, tool_result_from_mcp
 from fleet_tui.envs.tool_call import tool_call
-from fleet_tui.untrusted import visible
+from fleet_tui.text import visible
 
 if TYPE_CHECKING:
     import mcp.types

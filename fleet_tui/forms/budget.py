@@ -21,7 +21,7 @@ from typing import Any
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012, specification_with
 
-from fleet_tui.untrusted import visible
+from fleet_tui.text import visible
 
 MAX_NODES = 50_000
 """Subschemas met once `$ref`s are followed (the test corpus: 20 at most; a tool of 10,000

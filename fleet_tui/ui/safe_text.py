@@ -1,11 +1,11 @@
-"""Text from an environment is data: cleaned (`fleet_tui.untrusted`), and never parsed by Rich
+"""Text from an environment is data: cleaned (`fleet_tui.text`), and never parsed by Rich
 as markup."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from fleet_tui.untrusted import clean, visible
+from fleet_tui.text import clean, visible
 
 __all__ = ["clean", "literal", "name_line", "one_line", "visible"]
 
