@@ -158,3 +158,14 @@ def _sign(character: str) -> str:
 
 def _code(character: str) -> str:
     return f"\\u{ord(character):04x}"
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """The first line of cleaned `text`, shortened to `limit` characters."""
+    first = clean(text).strip().split("\n", 1)[0].replace("\t", " ")
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+def name_line(name: str, limit: int = 200) -> str:
+    """A name from the env on one line: control characters as signs (`visible`), shortened."""
+    return one_line(visible(name), limit)

@@ -8,6 +8,7 @@ from fleet_tui.cli import build_command_parser
 from fleet_tui.commands.app import IMAGE_BACKENDS
 from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
 from fleet_tui.targets import Target
+from fleet_tui.text import clean, one_line, visible
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command
 from fleet_tui.ui.result_format import (
@@ -19,7 +20,6 @@ from fleet_tui.ui.result_format import (
     plan_result,
     text_part,
 )
-from fleet_tui.ui.safe_text import clean, one_line, visible
 from fleet_tui.ui.widgets.status_bar import Episode, status_text, ttl_left
 from fleet_tui.ui.widgets.tool_list import endpoint_labels, fuzzy_rank
 

@@ -34,12 +34,12 @@ from textual.worker import Worker
 from fleet_tui.envs.base import EndpointState, Env, EnvError, ResetResult, Tool, ToolResult
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.targets import Target, make_env
+from fleet_tui.text import clean, name_line, one_line, visible
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command, target_options
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry
 from fleet_tui.ui.keymap import AREAS, bindings_for, key_label, palette_actions
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
-from fleet_tui.ui.safe_text import clean, name_line, one_line, visible
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.screens.reset_screen import ResetScreen

@@ -16,7 +16,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import FuzzySearch
 
-from fleet_tui.ui.safe_text import one_line
+from fleet_tui.text import one_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable

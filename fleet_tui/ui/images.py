@@ -19,8 +19,8 @@ from PIL import Image as PILImage
 
 from fleet_tui import image_data
 from fleet_tui.session.recorder import store_image
+from fleet_tui.text import name_line
 from fleet_tui.ui.result_format import human_bytes
-from fleet_tui.ui.safe_text import name_line
 
 BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
 ENV_VAR = "FLEET_TUI_IMAGE_BACKEND"

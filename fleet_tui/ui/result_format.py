@@ -26,7 +26,7 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.forms.budget import output_note
 from fleet_tui.forms.validation import output_problems
-from fleet_tui.ui.safe_text import clean
+from fleet_tui.text import clean
 from fleet_tui.ui.widgets.text_pager import PagerText
 
 HIGHLIGHT_LIMIT = 32_000

@@ -26,7 +26,7 @@ from fleet_tui.session.events import (
 )
 from fleet_tui.session.reader import Session, load_session
 from fleet_tui.session.recorder import sessions_dir
-from fleet_tui.ui.safe_text import clean, one_line, visible
+from fleet_tui.text import clean, one_line, visible
 from fleet_tui.ui.widgets.verdict import verdict_headline, verdict_text
 
 

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, Static
 
-from fleet_tui.ui.safe_text import one_line
+from fleet_tui.text import one_line
 
 
 class Banner(Horizontal):

@@ -22,7 +22,7 @@ from textual.geometry import Offset, Size
 from textual.widget import Widget
 from textual.widgets import Button, Input, Switch
 
-from fleet_tui.ui.safe_text import one_line
+from fleet_tui.text import one_line
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -11,8 +11,8 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from fleet_tui.envs.base import ToolResult
+from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.keymap import bindings_for
-from fleet_tui.ui.safe_text import name_line, one_line
 
 
 @dataclass

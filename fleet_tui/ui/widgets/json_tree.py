@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from fleet_tui.ui.safe_text import clean
+from fleet_tui.text import clean
 
 CHILDREN_PER_NODE = 500
 

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, LoadingIndicator, Static
 
-from fleet_tui.ui.safe_text import clean
+from fleet_tui.text import clean
 
 
 class ProgressPanel(Vertical):

@@ -17,7 +17,7 @@ from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.tasks.snapshot import DbSnapshot
 from fleet_tui.tasks.state_diff import StateDiff, diff_snapshots
 from fleet_tui.tasks.verify import query_fn, snapshot_env
-from fleet_tui.ui.safe_text import clean, one_line
+from fleet_tui.text import clean, one_line
 
 READ_ONLY_START = ("select", "with", "pragma", "explain", "values")
 MAX_QUERY_ROWS = 500

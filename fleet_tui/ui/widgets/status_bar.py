@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from fleet_tui.envs.base import EndpointState, EndpointStatus, EnvInfo
-from fleet_tui.ui.safe_text import clean
+from fleet_tui.text import clean
 from fleet_tui.ui.widgets.tool_list import endpoint_labels
 
 ENDPOINT_STYLES = {

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Input
 
 from fleet_tui.envs.base import Task
-from fleet_tui.ui.safe_text import one_line
+from fleet_tui.text import one_line
 
 
 def task_matches(task: Task, query: str) -> bool:

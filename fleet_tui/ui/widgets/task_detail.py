@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
 from fleet_tui.envs.base import Task
-from fleet_tui.ui.safe_text import clean
+from fleet_tui.text import clean
 
 
 def task_heading(task: Task) -> Text:

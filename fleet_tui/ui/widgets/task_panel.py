@@ -24,7 +24,7 @@ from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode, run_verifier
-from fleet_tui.ui.safe_text import name_line, one_line, visible
+from fleet_tui.text import name_line, one_line, visible
 from fleet_tui.ui.widgets.task_browser import TaskBrowser
 from fleet_tui.ui.widgets.task_detail import TaskDetail
 from fleet_tui.ui.widgets.verdict import VerdictView, verdict_headline, verdict_text

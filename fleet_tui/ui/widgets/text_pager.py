@@ -15,7 +15,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from fleet_tui.ui.safe_text import clean
+from fleet_tui.text import clean
 
 
 @dataclass(frozen=True)

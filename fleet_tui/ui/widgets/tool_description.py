@@ -10,7 +10,7 @@ from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from fleet_tui.ui.safe_text import clean
+from fleet_tui.text import clean
 
 COLLAPSED_LINES = 2
 MORE = " ▸ more (f5)"

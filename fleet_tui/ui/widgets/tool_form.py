@@ -27,7 +27,8 @@ from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.forms import FieldError, Form, build_form
 from fleet_tui.forms.nodes import Path, parse_json
-from fleet_tui.ui.safe_text import literal, one_line, visible
+from fleet_tui.text import one_line, visible
+from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.form_fields import (
     FieldEdited,

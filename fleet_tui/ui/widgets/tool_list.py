@@ -15,8 +15,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from fleet_tui.envs.base import Tool
+from fleet_tui.text import one_line, visible
 from fleet_tui.ui.keymap import bindings_for
-from fleet_tui.ui.safe_text import one_line, visible
 
 
 def endpoint_labels(urls: list[str]) -> dict[str, str]:

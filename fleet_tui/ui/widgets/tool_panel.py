@@ -20,8 +20,8 @@ from textual.widgets import Button, Static, TextArea
 from fleet_tui.envs.base import Tool
 from fleet_tui.forms import FieldError, build_form
 from fleet_tui.forms.nodes import parse_json
+from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.keymap import bindings_for
-from fleet_tui.ui.safe_text import clean, name_line, one_line
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.tool_description import ToolDescription
 from fleet_tui.ui.widgets.tool_form import ToolForm, error_line

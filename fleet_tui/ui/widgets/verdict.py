@@ -7,7 +7,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from fleet_tui.envs.base import Verdict
-from fleet_tui.ui.safe_text import clean
+from fleet_tui.text import clean
 
 
 def verdict_headline(verdict: Verdict) -> str:

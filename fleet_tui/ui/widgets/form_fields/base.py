@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.widgets import Button, Static
 
 from fleet_tui.forms import Node, RawNode, ScalarNode
-from fleet_tui.ui.safe_text import literal, one_line, visible
+from fleet_tui.text import one_line, visible
+from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.widgets.field_preview import (
     EditorLook,
     Palette,

@@ -15,7 +15,8 @@ from textual.containers import Vertical
 from textual.widgets import Button, Select, Static, Switch
 
 from fleet_tui.forms import ConstNode, EnumNode, ScalarNode, UnionNode
-from fleet_tui.ui.safe_text import literal, one_line
+from fleet_tui.text import one_line
+from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.widgets.field_preview import EditorLook
 from fleet_tui.ui.widgets.form_fields.base import FieldWidget, NestingField, NodeT
 

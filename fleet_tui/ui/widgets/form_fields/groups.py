@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Collapsible
 
 from fleet_tui.forms import Node, ObjectNode
-from fleet_tui.ui.safe_text import visible
+from fleet_tui.text import visible
 from fleet_tui.ui.widgets.field_preview import Palette, group_title
 from fleet_tui.ui.widgets.form_fields.base import (
     FieldEdited,

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import Input
 
 from fleet_tui.forms import RawNode, ScalarNode
-from fleet_tui.ui.safe_text import one_line
+from fleet_tui.text import one_line
 from fleet_tui.ui.widgets.field_preview import EditorLook
 from fleet_tui.ui.widgets.form_fields.base import FieldWidget
 
