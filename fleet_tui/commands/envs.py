@@ -6,8 +6,9 @@ import argparse
 import asyncio
 import os
 
-from fleet_tui.commands.output import first_line, out, print_json, table
+from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.envs.base import EnvError
+from fleet_tui.text import one_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +57,7 @@ async def list_envs(args: argparse.Namespace, api_key: str | None) -> int:
             env.env_key,
             env.default_version or "",
             ", ".join(sorted(env.versions)),
-            first_line(env.description or env.name or ""),
+            one_line(env.description or env.name or "", 80),
         ]
         for env in envs
     ]

@@ -49,8 +49,3 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
 def one_line(text: str) -> str:
     """`text` cleaned, with its lines and runs of whitespace joined by single spaces."""
     return " ".join(clean(text).split())
-
-
-def first_line(text: str, limit: int = 80) -> str:
-    line = clean(text).strip().split("\n", 1)[0]
-    return line if len(line) <= limit else line[: limit - 1] + "…"

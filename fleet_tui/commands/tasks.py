@@ -12,9 +12,10 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from fleet_tui.commands.output import first_line, out, pretty_json, print_json, table
+from fleet_tui.commands.output import out, pretty_json, print_json, table
 from fleet_tui.envs.base import EnvError, Task
 from fleet_tui.targets import add_target_arguments, target_from_args
+from fleet_tui.text import one_line
 
 if TYPE_CHECKING:
     from fleet_tui.envs.openenv_http import OpenEnvHttp
@@ -105,7 +106,7 @@ async def show_page(http: OpenEnvHttp, args: argparse.Namespace) -> int:
         return 0
     shown = f"tasks {start}-{stop - 1}" if tasks else "no tasks in this range"
     out(f"{name} / {args.split}: {shown} of {total}")
-    rows = [[str(task.index), task.key, first_line(summary(task), 70)] for task in tasks]
+    rows = [[str(task.index), task.key, one_line(summary(task), 70)] for task in tasks]
     if rows:
         for line in table(rows, ["INDEX", "KEY", "TASK"]).split("\n"):
             out(f"  {line}")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from fleet_tui.commands.output import first_line, out, print_json, table
+from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.envs.base import Env, Tool
 from fleet_tui.targets import add_target_arguments, target_from_args
-from fleet_tui.text import visible
+from fleet_tui.text import one_line, visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,5 +53,5 @@ def run(args: argparse.Namespace) -> int:
 def tool_line(tool: Tool) -> str:
     """The description column: the first line of the description, or why the tool is broken."""
     if tool.broken is not None:
-        return first_line(f"BROKEN: {tool.broken}")
-    return first_line(tool.description)
+        return one_line(f"BROKEN: {tool.broken}", 80)
+    return one_line(tool.description, 80)
