@@ -166,6 +166,11 @@ def one_line(text: str, limit: int = 200) -> str:
     return first if len(first) <= limit else first[: limit - 1] + "…"
 
 
+def flat(text: str) -> str:
+    """`text` cleaned, with its lines and runs of whitespace joined by single spaces."""
+    return " ".join(clean(text).split())
+
+
 def name_line(name: str, limit: int = 200) -> str:
     """A name from the env on one line: control characters as signs (`visible`), shortened."""
     return one_line(visible(name), limit)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from fleet_tui.commands.output import err, one_line, warn
+from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.targets import Target
+from fleet_tui.text import flat
 
 Work = Callable[[Env], Awaitable[int]]
 
@@ -39,9 +40,9 @@ async def _run(target: Target, work: Work) -> int:
         except BrokenPipeError:  # the reader of stdout went away (`| head`): cli.main ends quietly
             raise
         except EnvError as error:  # its text may come from the env: one clean line
-            raise EnvError(one_line(error.message), exit_code=error.exit_code) from None
+            raise EnvError(flat(error.message), exit_code=error.exit_code) from None
         except Exception as error:
-            raise EnvError(one_line(f"unexpected error: {describe_error(error)}")) from None
+            raise EnvError(flat(f"unexpected error: {describe_error(error)}")) from None
         finally:
             warnings_before = set(env.warnings())
             await env.close()

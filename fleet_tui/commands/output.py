@@ -44,8 +44,3 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
         lines.append("  ".join([*cells, row[-1]]).rstrip())
     return "\n".join(lines)
-
-
-def one_line(text: str) -> str:
-    """`text` cleaned, with its lines and runs of whitespace joined by single spaces."""
-    return " ".join(clean(text).split())

@@ -24,7 +24,7 @@ from fleet_tui.envs.base import (
     ToolResult,
 )
 from fleet_tui.envs.mcp_union import DEFAULT_TIMEOUTS, McpUnion, Timeouts, say
-from fleet_tui.text import redact
+from fleet_tui.text import flat, redact
 
 if TYPE_CHECKING:
     import fleet
@@ -59,7 +59,7 @@ def sdk_error_text(error: BaseException) -> str:
     if message.lstrip()[:1] == "<":
         status = getattr(error, "status_code", None)
         message = f"HTTP {status or 'error'} with a web page, not a Fleet API answer"
-    return redact(" ".join(message.split()))
+    return redact(flat(message))
 
 
 def fleet_client(

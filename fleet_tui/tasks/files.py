@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fleet_tui.envs.base import EnvError, Task
+from fleet_tui.text import flat
 
 CONSUMED = ("key", "id", "env_key", "env_id", "verifier_func", "verifier_code", "verifier")
 
@@ -54,7 +55,7 @@ def task_from_dict(item: Any, where: str) -> Task:
             verifier_code=code,
         )
     except ValueError as error:
-        raise EnvError(f"{where} is malformed: {one_line(error)}") from None
+        raise EnvError(f"{where} is malformed: {flat(str(error))}") from None
 
 
 def find_task(tasks: list[Task], key: str) -> Task:
@@ -64,7 +65,3 @@ def find_task(tasks: list[Task], key: str) -> Task:
             return task
     keys = ", ".join(task.key for task in tasks) or "none"
     raise EnvError(f"no task {key!r} in the file (tasks: {keys})")
-
-
-def one_line(error: Exception) -> str:
-    return " ".join(str(error).split())
