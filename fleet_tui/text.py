@@ -162,8 +162,12 @@ def _code(character: str) -> str:
 
 def one_line(text: str, limit: int = 200) -> str:
     """The first line of cleaned `text`, shortened to `limit` characters."""
-    first = clean(text).strip().split("\n", 1)[0].replace("\t", " ")
-    return first if len(first) <= limit else first[: limit - 1] + "…"
+    return shortened(clean(text).strip().split("\n", 1)[0].replace("\t", " "), limit)
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` if it has at most `limit` characters, else its start ending in "…" at `limit`."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def flat(text: str) -> str:

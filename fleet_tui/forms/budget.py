@@ -21,7 +21,7 @@ from typing import Any
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012, specification_with
 
-from fleet_tui.text import visible
+from fleet_tui.text import shortened, visible
 
 MAX_NODES = 50_000
 """Subschemas met once `$ref`s are followed (the test corpus: 20 at most; a tool of 10,000
@@ -280,5 +280,4 @@ def _shape(place: Place) -> Place:
 
 
 def _shown(ref: str) -> str:
-    text = visible(ref)
-    return repr(text if len(text) <= 80 else text[:79] + "…")
+    return repr(shortened(visible(ref), 80))

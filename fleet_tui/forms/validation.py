@@ -16,6 +16,7 @@ from referencing import Registry
 
 from fleet_tui.forms.patterns import TOO_SLOW, search, search_or_false
 from fleet_tui.forms.schema import Schema
+from fleet_tui.text import shortened
 
 Path = tuple[str | int, ...]
 _MAX_MESSAGE = 200
@@ -198,7 +199,7 @@ def _map_one(error: ValidationError, branch_at: Callable[[Path], int | None]) ->
             if k not in allowed and not any(search_or_false(p, k) for p in patterns)
         ]
         return [FieldError((*path, k), "unexpected key") for k in extra] or [
-            FieldError(path, _short(error.message))
+            FieldError(path, shortened(error.message, _MAX_MESSAGE))
         ]
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = branch_at(path)
@@ -207,8 +208,4 @@ def _map_one(error: ValidationError, branch_at: Callable[[Path], int | None]) ->
             by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
         if chosen in by_branch:
             return [e for sub in by_branch[chosen] for e in _map_one(sub, branch_at)]
-    return [FieldError(path, _short(error.message))]
-
-
-def _short(message: str) -> str:
-    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
+    return [FieldError(path, shortened(error.message, _MAX_MESSAGE))]

@@ -16,6 +16,7 @@ from PIL import ImageChops
 
 from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
 from fleet_tui.image_data import ImageRefused, ImageTooLarge, decode
+from fleet_tui.text import shortened
 
 
 def _without_keys(value: Any, ignore: frozenset[str]) -> Any:
@@ -122,5 +123,4 @@ def _json(value: Any) -> str:
 
 
 def _preview(text: str, limit: int = 60) -> str:
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")
+    return repr(shortened(" ".join(text.split()), limit))

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from fleet_tui.text import clean
+from fleet_tui.text import clean, shortened
 
 CHILDREN_PER_NODE = 500
 
@@ -19,9 +19,7 @@ def _summary(value: Any) -> Text:
         return Text(f"{{}} {len(value)} keys", style="dim")
     if isinstance(value, list):
         return Text(f"[] {len(value)} items", style="dim")
-    shown = json.dumps(value, ensure_ascii=False)
-    if len(shown) > 200:
-        shown = shown[:199] + "…"
+    shown = shortened(json.dumps(value, ensure_ascii=False), 200)
     style = {str: "green", bool: "yellow", type(None): "magenta"}.get(type(value), "cyan")
     return Text(clean(shown), style=style)
 
