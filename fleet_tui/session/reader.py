@@ -28,6 +28,7 @@ from fleet_tui.session.events import (
     TaskEvent,
     VerifyEvent,
 )
+from fleet_tui.text import one_line
 
 BLOCK_ADAPTER: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
 
@@ -96,7 +97,7 @@ class Session:
         except ValueError as error:  # pydantic's ValidationError is one
             raise EnvError(
                 f"session block {self.path.parent / stored.file} is unreadable "
-                f"({_first_line(error)})"
+                f"({one_line(str(error), 120)})"
             ) from None
 
 
@@ -115,11 +116,7 @@ def load_session(path: str | Path) -> Session:
         except ValidationError as error:
             last = number == len(lines)
             what = "truncated last line" if last else "unreadable line"
-            session.problems.append(f"line {number}: {what} skipped ({_first_line(error)})")
+            session.problems.append(f"line {number}: {what} skipped ({one_line(str(error), 120)})")
     if not session.events:
         raise EnvError(f"{path} holds no session events")
     return session
-
-
-def _first_line(error: Exception) -> str:
-    return str(error).splitlines()[0][:120]
