@@ -7,6 +7,7 @@ shown, printed and recorded: API keys, bearer tokens, anything named like a secr
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any
@@ -168,6 +169,11 @@ def one_line(text: str, limit: int = 200) -> str:
 def shortened(text: str, limit: int) -> str:
     """`text` if it has at most `limit` characters, else its start ending in "…" at `limit`."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def pretty_json(value: Any) -> str:
+    """`value` as indented JSON, non-ASCII characters as themselves, anything else as its str."""
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
 def flat(text: str) -> str:

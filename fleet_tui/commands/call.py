@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from fleet_tui.commands.output import err, out, pretty_json, print_json, warn
+from fleet_tui.commands.output import err, out, print_json, warn
 from fleet_tui.envs.base import (
     AudioBlock,
     Env,
@@ -30,7 +30,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
 )
 from fleet_tui.targets import add_repeatable, add_target_arguments, key_value, target_from_args
-from fleet_tui.text import visible
+from fleet_tui.text import pretty_json, visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

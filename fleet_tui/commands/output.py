@@ -3,11 +3,17 @@ environment text cleaned first (`fleet_tui.text`)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
-from fleet_tui.text import clean, encodable, hide_secret_values, signed_formats, without_secrets
+from fleet_tui.text import (
+    clean,
+    encodable,
+    hide_secret_values,
+    pretty_json,
+    signed_formats,
+    without_secrets,
+)
 
 
 def out(text: str = "") -> None:
@@ -30,10 +36,6 @@ def print_json(data: Any) -> None:
     (`ensure_ascii=False` would leave them raw)."""
     text = pretty_json(without_secrets(data))
     print(encodable(signed_formats(hide_secret_values(text))), flush=True)
-
-
-def pretty_json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:

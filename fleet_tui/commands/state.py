@@ -7,9 +7,10 @@ import argparse
 import asyncio
 from typing import Any
 
-from fleet_tui.commands.output import err, out, pretty_json, print_json
+from fleet_tui.commands.output import err, out, print_json
 from fleet_tui.envs.base import EnvError
 from fleet_tui.targets import add_target_arguments, target_from_args
+from fleet_tui.text import pretty_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -12,10 +12,10 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
-from fleet_tui.commands.output import out, pretty_json, print_json, table
+from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.envs.base import EnvError, Task
 from fleet_tui.targets import add_target_arguments, target_from_args
-from fleet_tui.text import one_line
+from fleet_tui.text import one_line, pretty_json
 
 if TYPE_CHECKING:
     from fleet_tui.envs.openenv_http import OpenEnvHttp

@@ -6,7 +6,6 @@ so the widgets only mount ready-made pieces.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +25,7 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.forms.budget import output_note
 from fleet_tui.forms.validation import output_problems
-from fleet_tui.text import clean
+from fleet_tui.text import clean, pretty_json
 from fleet_tui.ui.widgets.text_pager import PagerText
 
 HIGHLIGHT_LIMIT = 32_000
@@ -102,10 +101,6 @@ def looks_like_markdown(text: str) -> bool:
     if _MARKDOWN_STRONG.search(text):
         return True
     return len(_MARKDOWN_WEAK.findall(text[:RICH_TEXT_LIMIT])) >= 2
-
-
-def pretty_json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
 def json_part(value: Any) -> JsonPart:

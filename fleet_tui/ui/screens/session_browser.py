@@ -26,7 +26,7 @@ from fleet_tui.session.events import (
 )
 from fleet_tui.session.reader import Session, load_session
 from fleet_tui.session.recorder import sessions_dir
-from fleet_tui.text import clean, one_line, visible
+from fleet_tui.text import clean, one_line, pretty_json, visible
 from fleet_tui.ui.widgets.verdict import verdict_headline, verdict_text
 
 
@@ -78,7 +78,7 @@ def event_detail(session: Session, event: SessionEvent) -> Text:
         text.append(f"latency {result.latency_s * 1000:.0f} ms · {result.endpoint}", style="dim")
         return text
     data = event.model_dump(mode="json")
-    text.append(clean(json.dumps(data, indent=2, ensure_ascii=False)))
+    text.append(clean(pretty_json(data)))
     return text
 
 

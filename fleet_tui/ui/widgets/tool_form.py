@@ -14,7 +14,6 @@ change its type, left out it would be lost at the first edit of the whole object
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich.text import Text
@@ -27,7 +26,7 @@ from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.forms import FieldError, Form, build_form
 from fleet_tui.forms.nodes import Path, parse_json
-from fleet_tui.text import one_line, visible
+from fleet_tui.text import one_line, pretty_json, visible
 from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.form_fields import (
@@ -304,7 +303,7 @@ class ToolForm(Vertical, can_focus=False):
     def _set_raw_text(self, arguments: Any) -> None:
         editor = self.query_one(TextArea)
         with editor.prevent(TextArea.Changed):
-            editor.text = json.dumps(arguments, indent=2, ensure_ascii=False)
+            editor.text = pretty_json(arguments)
 
     async def _rebuild_fields(self) -> None:
         await self.query_one(FormFields).recompose()

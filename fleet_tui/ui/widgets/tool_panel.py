@@ -7,7 +7,6 @@ editor instead.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich.text import Text
@@ -20,7 +19,7 @@ from textual.widgets import Button, Static, TextArea
 from fleet_tui.envs.base import Tool
 from fleet_tui.forms import FieldError, build_form
 from fleet_tui.forms.nodes import parse_json
-from fleet_tui.text import clean, name_line, one_line
+from fleet_tui.text import clean, name_line, one_line, pretty_json
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.tool_description import ToolDescription
@@ -46,7 +45,7 @@ class RawJsonForm(Vertical):
         yield TextArea("{}", id="raw-arguments", show_line_numbers=False)
 
     def load(self, arguments: dict[str, Any]) -> None:
-        self.query_one(TextArea).text = json.dumps(arguments, indent=2, ensure_ascii=False)
+        self.query_one(TextArea).text = pretty_json(arguments)
 
     def value(self) -> dict[str, Any]:
         """The arguments; raises ValueError when the text is not a JSON object."""
