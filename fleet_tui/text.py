@@ -7,6 +7,7 @@ shown, printed and recorded: API keys, bearer tokens, anything named like a secr
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -184,3 +185,47 @@ def flat(text: str) -> str:
 def name_line(name: str, limit: int = 200) -> str:
     """A name from the env on one line: control characters as signs (`visible`), shortened."""
     return one_line(visible(name), limit)
+
+
+# Exceptions as text. The mcp transport reports failures as (nested) ExceptionGroups from anyio
+# task groups; a user wants "connection refused", not a group of one.
+
+
+def leaf_errors(error: BaseException) -> list[BaseException]:
+    """The non-group exceptions inside `error`, cancellations last (they are rarely the cause)."""
+    if isinstance(error, BaseExceptionGroup):
+        leaves = [leaf for inner in error.exceptions for leaf in leaf_errors(inner)]
+        return sorted(leaves, key=lambda leaf: isinstance(leaf, asyncio.CancelledError))
+    return [error]
+
+
+def describe_error(error: BaseException) -> str:
+    """One line naming what went wrong, with duplicates removed."""
+    lines: list[str] = []
+    for leaf in leaf_errors(error):
+        line = _describe_leaf(leaf)
+        if line not in lines:
+            lines.append(line)
+    return "; ".join(lines) or type(error).__name__
+
+
+def _describe_leaf(error: BaseException) -> str:
+    status = http_status(error)
+    if status is not None:
+        return f"HTTP {status} from {error.response.url}"
+    if isinstance(error, TimeoutError):
+        return str(error) or "timed out"
+    name = type(error).__name__
+    if name == "ConnectError":
+        return f"cannot connect ({error})" if str(error) else "cannot connect"
+    message = getattr(error, "message", None) or str(error)
+    if name == "MCPError" and message:  # the mcp SDK's wrapper: its message is the whole story
+        return message
+    return f"{name}: {message}" if message else name
+
+
+def http_status(error: BaseException) -> int | None:
+    """The HTTP status of an httpx/httpx2 HTTPStatusError, else None."""
+    response = getattr(error, "response", None)
+    status = getattr(response, "status_code", None)
+    return status if isinstance(status, int) else None

@@ -31,8 +31,8 @@ from mcp_types import methods as mcp_methods
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from fleet_tui.envs.errors import leaf_errors
 from fleet_tui.envs.results import BROKEN_TOOL_KEY
+from fleet_tui.text import leaf_errors
 
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 """The most one reply (a JSON body or one server-sent event) may hold in memory."""

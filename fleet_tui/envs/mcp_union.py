@@ -30,10 +30,10 @@ from fleet_tui.envs.base import (
     ToolConflict,
     ToolResult,
 )
-from fleet_tui.envs.errors import describe_error, is_retryable, leaf_errors
+from fleet_tui.envs.errors import is_retryable
 from fleet_tui.envs.results import error_result, tool_from_mcp, tool_result_from_mcp
 from fleet_tui.envs.tool_call import tool_call
-from fleet_tui.text import visible
+from fleet_tui.text import describe_error, leaf_errors, visible
 
 if TYPE_CHECKING:
     import mcp.types

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 
 from fleet_tui.envs.base import EnvError, Task
-from fleet_tui.envs.errors import describe_error
+from fleet_tui.text import describe_error
 
 
 class HttpRouteError(EnvError):
