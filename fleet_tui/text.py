@@ -218,10 +218,21 @@ def _describe_leaf(error: BaseException) -> str:
     name = type(error).__name__
     if name == "ConnectError":
         return f"cannot connect ({error})" if str(error) else "cannot connect"
-    message = getattr(error, "message", None) or str(error)
-    if name == "MCPError" and message:  # the mcp SDK's wrapper: its message is the whole story
-        return message
-    return f"{name}: {message}" if message else name
+    if name == "MCPError" and (message := error_message(error)):
+        return message  # the mcp SDK's wrapper: its message is the whole story
+    return named_error(error)
+
+
+def named_error(error: BaseException) -> str:
+    """`ValueError: bad input`: the error's class and message, or its class alone when it says
+    nothing."""
+    message = error_message(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def error_message(error: BaseException) -> str:
+    """What `error` says: its `message` (the SDK's and mcp's errors carry one), else its text."""
+    return getattr(error, "message", None) or str(error)
 
 
 def http_status(error: BaseException) -> int | None:

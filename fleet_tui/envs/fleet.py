@@ -24,7 +24,7 @@ from fleet_tui.envs.base import (
     ToolResult,
 )
 from fleet_tui.envs.mcp_union import DEFAULT_TIMEOUTS, McpUnion, Timeouts, say
-from fleet_tui.text import flat, redact
+from fleet_tui.text import error_message, flat, redact
 
 if TYPE_CHECKING:
     import fleet
@@ -55,7 +55,7 @@ def causes(error: BaseException) -> list[BaseException]:
 def sdk_error_text(error: BaseException) -> str:
     """What an SDK error says, as one line without secrets: an HTML error page (a plain web
     server where a Fleet host should be) becomes its HTTP status."""
-    message = getattr(error, "message", None) or str(error) or type(error).__name__
+    message = error_message(error) or type(error).__name__
     if message.lstrip()[:1] == "<":
         status = getattr(error, "status_code", None)
         message = f"HTTP {status or 'error'} with a web page, not a Fleet API answer"

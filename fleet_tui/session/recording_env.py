@@ -10,6 +10,7 @@ from typing import Any
 
 from fleet_tui.envs.base import Env, EnvError, Progress, ResetResult, ToolResult
 from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.text import named_error
 
 
 class RecordingEnv:
@@ -40,7 +41,7 @@ class RecordingEnv:
             self.recorder.error(error.message, call_seq=seq)
             raise
         except BaseException as error:
-            self.recorder.error(f"{type(error).__name__}: {error}".rstrip(": "), call_seq=seq)
+            self.recorder.error(named_error(error), call_seq=seq)
             raise
         self.recorder.result(seq, result)
         return result

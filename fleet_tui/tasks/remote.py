@@ -11,6 +11,7 @@ from typing import Any
 
 from fleet_tui.envs.base import EnvError, Task, Verdict
 from fleet_tui.tasks.local_verify import verdict_from_outcome
+from fleet_tui.text import error_message
 
 
 def load_verifier(task: Task) -> Any:
@@ -69,7 +70,7 @@ async def verify_remote(
         env = sdk_env if timeout_s is None else TimedEnv(sdk_env, timeout_s)
         response = await sdk_task.verify_detailed_async(env, **kwargs)
     except Exception as error:
-        message = getattr(error, "message", None) or str(error) or type(error).__name__
+        message = error_message(error) or type(error).__name__
         raise EnvError(f"could not run the verifier of task {task.key}: {message}") from None
     failure = response.error or {}
     outcome = {

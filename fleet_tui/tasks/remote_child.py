@@ -22,6 +22,7 @@ from typing import Any
 from fleet_tui.envs.base import EnvError, Task
 from fleet_tui.process_tree import supervise
 from fleet_tui.tasks.verifier_child import READY
+from fleet_tui.text import named_error
 
 LOADED = "fleet-tui-verifier-loaded"
 """Printed once the verifier's module code has run: the remote run's clock starts here."""
@@ -47,7 +48,7 @@ async def verify(request: dict[str, Any], say: Callable[[str], None]) -> dict[st
     except EnvError as error:
         return {"error": error.message}
     except Exception as error:  # the SDK's own errors: reported, not raised
-        return {"error": f"{type(error).__name__}: {error}"}
+        return {"error": named_error(error)}
     return {"verdict": verdict.model_dump(mode="json")}
 
 

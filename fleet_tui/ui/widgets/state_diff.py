@@ -17,7 +17,7 @@ from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.tasks.snapshot import DbSnapshot
 from fleet_tui.tasks.state_diff import StateDiff, diff_snapshots
 from fleet_tui.tasks.verify import query_fn, snapshot_env
-from fleet_tui.text import clean, one_line
+from fleet_tui.text import clean, named_error, one_line
 
 READ_ONLY_START = ("select", "with", "pragma", "explain", "values")
 MAX_QUERY_ROWS = 500
@@ -115,7 +115,7 @@ class StateDiffPanel(Vertical):
             self._show_problem(error.message)
             return
         except Exception as error:  # an env without SQLite resources, a dropped connection
-            self._show_problem(f"{type(error).__name__}: {error}")
+            self._show_problem(named_error(error))
             return
         current = snapshots.get("current")
         if new_baseline or self.baseline is None:
