@@ -1,8 +1,11 @@
 """Text helpers for every layer, the bottom one: it imports nothing from fleet_tui.
 
-Text from an environment is data: before it reaches a terminal, terminal escape sequences,
-control characters and lone surrogates go (`clean`, `visible`). Secrets stay out of what is
-shown, printed and recorded: API keys, bearer tokens, anything named like a secret (`redact`).
+- Secrets stay out of what is shown, printed and recorded: API keys, bearer tokens, anything
+  named like a secret (`redact`, `hide_secret_values`).
+- Text from an environment is data: before it reaches a terminal, terminal escape sequences,
+  control characters and lone surrogates go (`clean`, `visible`).
+- Short forms: `one_line`, `name_line`, `flat`, `shortened`, `pretty_json`.
+- Exceptions as one line for a user: `describe_error`, `named_error`.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import json
 import os
 import re
 from typing import Any
+
+# Secrets
 
 REDACTED = "[redacted]"
 
@@ -71,6 +76,8 @@ def redact(value: Any, secrets: list[str] | None = None) -> Any:
         return BEARER.sub(r"\1" + REDACTED, value)
     return value
 
+
+# Terminal-safe text
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ ... ST),
 # other ESC X, and the 8-bit C1 forms of CSI/OSC.
@@ -162,9 +169,22 @@ def _code(character: str) -> str:
     return f"\\u{ord(character):04x}"
 
 
+# Short forms
+
+
 def one_line(text: str, limit: int = 200) -> str:
     """The first line of cleaned `text`, shortened to `limit` characters."""
     return shortened(clean(text).strip().split("\n", 1)[0].replace("\t", " "), limit)
+
+
+def name_line(name: str, limit: int = 200) -> str:
+    """A name from the env on one line: control characters as signs (`visible`), shortened."""
+    return one_line(visible(name), limit)
+
+
+def flat(text: str) -> str:
+    """`text` cleaned, with its lines and runs of whitespace joined by single spaces."""
+    return " ".join(clean(text).split())
 
 
 def shortened(text: str, limit: int) -> str:
@@ -177,17 +197,7 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
-def flat(text: str) -> str:
-    """`text` cleaned, with its lines and runs of whitespace joined by single spaces."""
-    return " ".join(clean(text).split())
-
-
-def name_line(name: str, limit: int = 200) -> str:
-    """A name from the env on one line: control characters as signs (`visible`), shortened."""
-    return one_line(visible(name), limit)
-
-
-# Exceptions as text. The mcp transport reports failures as (nested) ExceptionGroups from anyio
+# Exceptions as text: the mcp transport reports failures as (nested) ExceptionGroups from anyio
 # task groups; a user wants "connection refused", not a group of one.
 
 
