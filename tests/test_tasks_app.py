@@ -13,12 +13,13 @@ from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.targets import Target
 from fleet_tui.tasks.files import load_tasks
+from fleet_tui.tasks.start import takes_final_answer, tools_for_modality
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.state_diff import StateDiffPanel
 from fleet_tui.ui.widgets.task_browser import TaskBrowser
 from fleet_tui.ui.widgets.task_detail import TaskDetail
 from fleet_tui.ui.widgets.task_features import TaskFeatures
-from fleet_tui.ui.widgets.task_panel import TaskPanel, takes_final_answer, tools_for_modality
+from fleet_tui.ui.widgets.task_panel import TaskPanel
 from fleet_tui.ui.widgets.verdict import VerdictView
 from tests.app_driver import SIZE, call, wait_connected, wait_for, wait_idle
 from tests.fixtures.local_host import TEST_API_KEY

@@ -8,7 +8,6 @@ signals. Verdicts and task switches go to the session recorder when there is one
 
 from __future__ import annotations
 
-import ast
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from fleet_tui.envs.base import EnvError, Task, TextBlock, ToolResult, Verdict
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.provision import task_target
+from fleet_tui.tasks.start import same_env, takes_final_answer, tools_for_modality
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode, run_verifier
 from fleet_tui.text import name_line, one_line, visible
 from fleet_tui.ui.widgets.task_browser import TaskBrowser
@@ -32,59 +32,9 @@ from fleet_tui.ui.widgets.verdict import VerdictView, verdict_headline, verdict_
 if TYPE_CHECKING:
     from fleet_tui.ui.app import FleetTuiApp
 
-COMPUTER_TOOL = "computer"
 REWARD_LINES = 6
 OPENENV_TASK_LIMIT = 200
 """Tasks listed per split of an OpenEnv server (the rest stay on the server)."""
-
-
-def takes_final_answer(code: str | None) -> bool:
-    """True when the verifier's function has a final-answer parameter and its body reads it."""
-    if not code:
-        return False
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return False
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
-            if len(params) < 2:
-                return False
-            name = params[1].arg
-            return any(
-                isinstance(n, ast.Name) and n.id == name
-                for stmt in node.body
-                for n in ast.walk(stmt)
-            )
-    return False
-
-
-def tools_for_modality(tools: list[Any], modality: str | None) -> tuple[list[Any], str | None]:
-    """The tools a task's modality offers, and a note for the user when something is off."""
-    if modality == "computer_use":
-        computer = [t for t in tools if t.name == COMPUTER_TOOL]
-        if not computer:
-            return (
-                tools,
-                "This env has no computer tool: the computer_use task cannot be driven "
-                "by screen actions here; all tools stay available.",
-            )
-        return computer, None
-    if modality == "tool_use":
-        return [t for t in tools if t.name != COMPUTER_TOOL], None
-    return tools, None
-
-
-def same_env(task: Task, info: Any) -> bool:
-    """The connected env is the one the task names (key and, if the task says, version)."""
-    if info is None or not task.env_key:
-        return True  # nothing to switch to: reset what we have
-    wanted_key, _, wanted_version = task.env_key.partition(":")
-    wanted_version = (wanted_version or task.version or "").lstrip("v")
-    have_key = (info.env_key or "").partition(":")[0]
-    have_version = (info.version or "").lstrip("v")
-    return wanted_key == have_key and (not wanted_version or wanted_version == have_version)
 
 
 class TaskPanel(Vertical):
