@@ -30,7 +30,7 @@ async def wait_connected(pilot: Pilot, timeout: float = 30.0) -> None:
     app = pilot.app
 
     def connected() -> bool:
-        return app.connection_state == "connected" and bool(app.tools)
+        return app.controller.state == "connected" and bool(app.controller.tools)
 
     await wait_for(pilot, connected, timeout)
     await pilot.pause()
@@ -48,7 +48,7 @@ async def wait_idle(pilot: Pilot, timeout: float = 30.0) -> None:
     app = pilot.app
 
     def idle() -> bool:
-        return not app.call_running and not app.pending_actions and not decoding(app)
+        return not app.call_running and not app.controller.pending_actions and not decoding(app)
 
     await wait_for(pilot, idle, timeout)
     await pilot.pause()
@@ -59,11 +59,11 @@ async def call(pilot: Pilot, tool: str, arguments: dict[str, Any] | None = None)
     app = pilot.app
     await app.show_tool(tool, arguments or {})
     await pilot.pause()
-    count = len(app.entries)
+    count = len(app.controller.records)
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: len(app.entries) > count)
+    await wait_for(pilot, lambda: len(app.controller.records) > count)
     await wait_idle(pilot)
-    return app.entries[count]
+    return app.controller.records[count]
 
 
 def hold_cursors_still(app) -> None:

@@ -25,9 +25,12 @@ async def test_palette_lists_actions_and_tools(two_servers):
         await call(pilot, "echo", {"text": "again"})
         rerun = next(e for e in app.palette_entries() if e.title == "History: re-run the call")
         await rerun.run()
-        await wait_for(pilot, lambda: len(app.entries) == 2)
+        await wait_for(pilot, lambda: len(app.controller.records) == 2)
         await wait_idle(pilot)
-        assert app.entries[1].arguments == {"text": "again"} and app.entries[1].status == "ok"
+        assert (
+            app.controller.records[1].arguments == {"text": "again"}
+            and app.controller.records[1].status == "ok"
+        )
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"call tool pict")
@@ -95,5 +98,5 @@ async def test_connecting_shows_progress_and_esc_cancels_it(silent_url):
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.banner.shown)
         assert "cancelled" in app.banner.message and not panel.shown
-        assert app.env is None and app.connection_state == "idle"
+        assert app.controller.env is None and app.controller.state == "idle"
         assert app.banner.action == "reconnect"

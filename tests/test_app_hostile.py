@@ -14,7 +14,7 @@ async def test_hostile_names_results_and_errors_are_shown_literally(mcp_hostile)
     app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        assert EVIL_NAME in [t.name for t in app.tools]
+        assert EVIL_NAME in [t.name for t in app.controller.tools]
         prompts = [str(o.prompt) for o in app.query_one("#tool-options").options]
         assert any(EVIL_NAME in p for p in prompts)
         assert not any("\x1b" in p for p in prompts)
@@ -87,11 +87,11 @@ async def test_a_reply_the_server_cannot_encode_fails_that_call_only(mcp_hostile
         failed = await call(pilot, "unencodable")
         assert failed.status == "error" and failed.result.error_kind == "no answer"
         assert "without an answer" in rendered_text(app)
-        assert [e.state for e in app.env.endpoints()] == [EndpointState.UP]
+        assert [e.state for e in app.controller.env.endpoints()] == [EndpointState.UP]
         assert not app.banner.shown
         after = await call(pilot, "broken", {"value": "still here"})
         assert after.status == "ok" and "still here" in rendered_text(app)
-        assert [entry.tool for entry in app.entries] == ["unencodable", "broken"]
+        assert [entry.tool for entry in app.controller.records] == ["unencodable", "broken"]
 
 
 async def test_toasts_and_the_copied_command_show_names_with_escapes_safely(mcp_hostile):
@@ -101,7 +101,7 @@ async def test_toasts_and_the_copied_command_show_names_with_escapes_safely(mcp_
         await app.show_tool("escaped_argument", {ESC_NAME: "x"})  # too short: sent anyway
         await wait_for(pilot, lambda: "esc␛[31mname *  string" in screen_text(app))
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.entries)
+        await wait_for(pilot, lambda: app.controller.records)
         await app.show_tool(ESC_NAME)
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: app.clipboard)

@@ -38,7 +38,7 @@ async def test_tracker_call_reset_and_quit_closes_the_instance(local_host, insta
     app = FleetTuiApp(local_target(local_host.base_url, "tracker"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        instance = app.env.info.instance_id
+        instance = app.controller.env.info.instance_id
         assert instance in instances()
         status = str(app.query_one("#status").content)
         assert "tracker" in status and instance in status
@@ -51,17 +51,17 @@ async def test_tracker_call_reset_and_quit_closes_the_instance(local_host, insta
         await pilot.press("ctrl+r")
         await pilot.pause()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.entries[-1].tool == "<reset>")
+        await wait_for(pilot, lambda: app.controller.records[-1].tool == "<reset>")
         await wait_idle(pilot)
-        assert app.entries[-1].status == "ok"
+        assert app.controller.records[-1].status == "ok"
         await call(pilot, "search_issues", {"query": {"text": "login"}})
         assert title not in rendered_text(app)
         # Reconnecting reopens the MCP connections of the same instance.
-        env, panel = app.env, app.query_one(ProgressPanel)
+        env, panel = app.controller.env, app.query_one(ProgressPanel)
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: panel.title.startswith("Reconnecting") and not panel.shown)
         await wait_connected(pilot)
-        assert app.env is env and app.env.info.instance_id == instance
+        assert app.controller.env is env and app.controller.env.info.instance_id == instance
         assert instance in instances()
         assert (await call(pilot, "list_users")).status == "ok"
         await pilot.press("ctrl+q")
@@ -76,7 +76,7 @@ async def test_keep_leaves_the_instance_and_says_how_to_attach(local_host, insta
     app = FleetTuiApp(kept)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        instance = app.env.info.instance_id
+        instance = app.controller.env.info.instance_id
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, timeout=30)
     try:
@@ -94,4 +94,4 @@ async def test_unknown_env_key_shows_a_banner_and_the_app_stays_up(local_host):
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.banner.shown, timeout=30)
         assert "no-such-env" in app.banner.message and app.banner.action == "reconnect"
-        assert app.connection_state == "disconnected" and app.is_running
+        assert app.controller.state == "disconnected" and app.is_running

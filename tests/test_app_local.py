@@ -51,17 +51,21 @@ async def test_desktop_todo_screenshot_click_and_typing(local_host):
         await pilot.pause()
         assert app.tool_panel.arguments() == {"action": "left_click", "coordinate": list(expected)}
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.entries[-1].arguments.get("action") == "left_click")
+        await wait_for(
+            pilot, lambda: app.controller.records[-1].arguments.get("action") == "left_click"
+        )
         await wait_idle(pilot)
-        assert app.entries[-1].arguments["coordinate"] == list(expected)
-        assert "focused the new-todo field" in app.entries[-1].result.text()
+        assert app.controller.records[-1].arguments["coordinate"] == list(expected)
+        assert "focused the new-todo field" in app.controller.records[-1].result.text()
         before = pane.image.data
         # Typing mode: printable keys go out as one `type`, enter as a `key` Return.
         await pilot.press("ctrl+t")
         await pilot.press(*"milk", "enter")
-        await wait_for(pilot, lambda: any(e.arguments.get("text") == "Return" for e in app.entries))
+        await wait_for(
+            pilot, lambda: any(e.arguments.get("text") == "Return" for e in app.controller.records)
+        )
         await wait_idle(pilot)
-        sent = [e.arguments for e in app.entries if e.tool == "computer"][-2:]
+        sent = [e.arguments for e in app.controller.records if e.tool == "computer"][-2:]
         assert sent == [{"action": "type", "text": "milk"}, {"action": "key", "text": "Return"}]
         assert pane.image.data != before, "the pane shows the screenshot the tool returned"
         await pilot.press("escape")
@@ -81,12 +85,12 @@ async def test_desktop_todo_live_mode_acts_on_click(local_host):
         picture = pane.query_one("#picture")
         # The "done" filter button, then check the app state changed.
         cell = cell_inside(todo_gui.FILTERS["done"], (picture.size.width, picture.size.height))
-        count = len(app.entries)
+        count = len(app.controller.records)
         await pilot.click("#screenshot-pane #picture", offset=cell)
-        await wait_for(pilot, lambda: len(app.entries) > count)
+        await wait_for(pilot, lambda: len(app.controller.records) > count)
         await wait_idle(pilot)
-        assert app.entries[count].arguments["action"] == "left_click"
-        assert "showing done" in app.entries[count].result.text()
+        assert app.controller.records[count].arguments["action"] == "left_click"
+        assert "showing done" in app.controller.records[count].result.text()
         state = await call(pilot, "app_state")
         assert state.result.structured["ui"]["filter"] == "done"
         assert todo_titles(state) == before
@@ -96,9 +100,9 @@ async def test_desktop_todo_live_mode_acts_on_click(local_host):
         await wait_for(pilot, lambda: type(app.screen).__name__ == "ImageScreen")
         full = app.screen.query_one("#picture")
         cell = cell_inside(todo_gui.FILTERS["all"], (full.size.width, full.size.height))
-        count = len(app.entries)
+        count = len(app.controller.records)
         await pilot.click("#picture", offset=cell)
-        await wait_for(pilot, lambda: len(app.entries) > count)
+        await wait_for(pilot, lambda: len(app.controller.records) > count)
         await wait_idle(pilot)
         assert type(app.screen).__name__ != "ImageScreen"
-        assert "showing all" in app.entries[count].result.text()
+        assert "showing all" in app.controller.records[count].result.text()

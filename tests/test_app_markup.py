@@ -103,7 +103,7 @@ async def test_broken_markup_from_an_env_is_shown_literally_everywhere(mcp_marku
         for text in BROKEN_MARKUP:
             app.banner.show(f"Connection lost: {text}")
             await wait_shown(pilot, app.banner, text)
-            app.env.info.env_key, app.env.info.instance_id = text, text[:12]
+            app.controller.env.info.env_key, app.controller.env.info.instance_id = text, text[:12]
             app.refresh_status()
             await wait_shown(pilot, app.query_one(StatusBar), f"{text} inst {text[:12]}")
         await pilot.press("ctrl+p")

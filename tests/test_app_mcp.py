@@ -11,9 +11,9 @@ async def test_lists_the_union_with_owners_and_filters_fuzzily(two_servers):
     app = FleetTuiApp(two_servers)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        names = [t.name for t in app.tools]
+        names = [t.name for t in app.controller.tools]
         assert {"echo", "picture", "slow_count", "whoami"} <= set(names)
-        owners = {t.name: t.endpoint for t in app.tools}
+        owners = {t.name: t.endpoint for t in app.controller.tools}
         assert owners["echo"].startswith(two_servers.mcp[0].rsplit("/", 1)[0])
         assert owners["picture"].startswith(two_servers.mcp[1].rsplit("/", 1)[0])
         app.history.focus()
@@ -59,7 +59,7 @@ async def test_escape_cancels_a_running_call(two_servers):
         await wait_for(pilot, lambda: app.call_running)
         await pilot.press("escape")
         await wait_idle(pilot)
-        assert app.entries[-1].status == "cancelled"
+        assert app.controller.records[-1].status == "cancelled"
         entry = await call(pilot, "echo", {"text": "still alive"})
         assert entry.status == "ok"
 
@@ -76,10 +76,12 @@ async def test_history_rerun_and_load_args(two_servers):
         await pilot.pause()
         assert "first" in rendered_text(app)
         await pilot.press("r")
-        await wait_for(pilot, lambda: len(app.entries) == 3)
+        await wait_for(pilot, lambda: len(app.controller.records) == 3)
         await wait_idle(pilot)
-        assert app.entries[2].tool == "echo" and app.entries[2].arguments == {"text": "first"}
-        assert app.entries[2].status == "ok"
+        assert app.controller.records[2].tool == "echo" and app.controller.records[2].arguments == {
+            "text": "first"
+        }
+        assert app.controller.records[2].status == "ok"
         await pilot.press("f3")
         app.history.move_cursor(row=0)
         await pilot.pause()

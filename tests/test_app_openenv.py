@@ -11,7 +11,7 @@ async def test_openenv_episode_in_the_status_bar_and_reset(openenv_server):
     app = FleetTuiApp(Target(openenv=openenv_server.base_url))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        assert {"echo", "snapshot", "finish"} <= {t.name for t in app.tools}
+        assert {"echo", "snapshot", "finish"} <= {t.name for t in app.controller.tools}
         entry = await call(pilot, "echo", {"text": "[/]hi"})
         assert entry.status == "ok" and "[/]hi" in rendered_text(app)
         await call(pilot, "snapshot", {"width": 8, "height": 6})
@@ -23,8 +23,10 @@ async def test_openenv_episode_in_the_status_bar_and_reset(openenv_server):
         await pilot.press("ctrl+r")
         await pilot.pause()
         await pilot.press(*"7", "enter")
-        await wait_for(pilot, lambda: app.entries[-1].tool == "<reset>")
+        await wait_for(pilot, lambda: app.controller.records[-1].tool == "<reset>")
         await wait_idle(pilot)
-        assert app.entries[-1].status == "ok" and app.entries[-1].arguments == {"seed": 7}
+        assert app.controller.records[-1].status == "ok" and app.controller.records[
+            -1
+        ].arguments == {"seed": 7}
         app.refresh_status()
         assert "step 0" in str(app.query_one("#status").content)

@@ -33,7 +33,7 @@ async def test_server_death_shows_banner_and_reconnect_recovers():
         async with app.run_test(size=SIZE) as pilot:
             await wait_connected(pilot)
             assert (await call(pilot, "whoami")).status == "ok"
-            env = app.env
+            env = app.controller.env
             server.kill()
             server.wait()
             entry = await call(pilot, "whoami")
@@ -47,7 +47,7 @@ async def test_server_death_shows_banner_and_reconnect_recovers():
             await wait_for(pilot, lambda: not app.banner.shown)
             entry = await call(pilot, "whoami")
             assert entry.status == "ok" and "beta" in rendered_text(app)
-            assert app.env is env, "reconnecting reopens the same env's connections"
+            assert app.controller.env is env, "reconnecting reopens the same env's connections"
     finally:
         server.kill()
 

@@ -52,9 +52,9 @@ async def test_typing_reaches_the_only_field_and_is_sent(paint_server):
         assert app.screen.region.contains_region(field.region)
         await pilot.press(*"teal")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.entries)
+        await wait_for(pilot, lambda: app.controller.records)
         await wait_idle(pilot)
-        assert app.entries[0].arguments == {"colour": "teal"}
+        assert app.controller.records[0].arguments == {"colour": "teal"}
         assert received[-1] == {"colour": "teal"}
 
 
@@ -72,6 +72,6 @@ async def test_clicking_the_field_after_the_filter_types_into_it(paint_server):
         await wait_for(pilot, lambda: isinstance(app.focused, Input))
         await pilot.press(*"navy")
         assert await pilot.click("#call-button")
-        await wait_for(pilot, lambda: app.entries)
+        await wait_for(pilot, lambda: app.controller.records)
         await wait_idle(pilot)
         assert received[-1] == {"colour": "navy"}

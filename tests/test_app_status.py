@@ -30,5 +30,5 @@ async def test_no_heartbeat_state_without_heartbeats(local_host):
     app = FleetTuiApp(local_target(local_host.base_url, "tracker"))
     async with app.run_test(size=(120, 35)) as pilot:
         await wait_connected(pilot)
-        assert app.env.heartbeat_state is None
+        assert app.controller.env.heartbeat_state is None
         assert "♥" not in status_line(app)

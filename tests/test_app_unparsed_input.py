@@ -79,7 +79,7 @@ async def test_bad_json_in_a_field_is_not_sent_and_the_field_takes_the_focus(app
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.focused is box(app, "meta"))
         await wait_idle(pilot)
-        assert app.entries == [] and received == []
+        assert app.controller.records == [] and received == []
         assert box(app, "meta").value == "x"
         assert BAD_JSON in notes(app, "meta")
         assert any(BAD_JSON in toast for toast in toasts(app))
@@ -97,7 +97,7 @@ async def test_the_call_button_from_outside_the_form_is_refused_too(app_and_call
         assert await pilot.click("#call-button")
         await wait_for(pilot, lambda: app.focused is box(app, "meta"))
         await wait_idle(pilot)
-        assert app.entries == [] and received == []
+        assert app.controller.records == [] and received == []
         assert box(app, "meta").value == "x"
 
 
@@ -143,7 +143,7 @@ async def test_an_integer_that_does_not_parse_is_not_sent_as_its_last_value(app_
         await pilot.press("shift+tab", "ctrl+s")
         await wait_for(pilot, lambda: app.focused is box(app, "count"))
         await wait_idle(pilot)
-        assert app.entries == [] and received == []
+        assert app.controller.records == [] and received == []
         assert box(app, "count").value == "12_"
         assert "not an integer" in notes(app, "count")
 
@@ -159,7 +159,7 @@ async def test_bad_json_in_the_json_view_is_not_sent_and_is_kept(app_and_calls):
         await pilot.press("f7", *'{"meta": ', "ctrl+s")  # f7: select all, then type over it
         await pilot.pause()
         await wait_idle(pilot)
-        assert app.entries == [] and received == []
+        assert app.controller.records == [] and received == []
         assert editor.text == '{"meta": ' and app.focused is editor
         error = str(form.query_one(".tool-form-raw-error").render())
         assert error == "invalid JSON: Expecting value at line 1 column 10"

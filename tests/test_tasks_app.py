@@ -83,11 +83,11 @@ async def test_browse_start_verify_both_modalities_and_record(local_host, tmp_pa
         assert "def validate_task" in str(detail.query_one("#task-code", Static).content.code)
 
         # tool_use on the connected tracker: a reset, the computer tool hidden (there is none)
-        instance = app.env.info.instance_id
+        instance = app.controller.env.info.instance_id
         await pilot.click("#start-task")
-        await wait_for(pilot, lambda: any(e.tool == "<reset>" for e in app.entries))
+        await wait_for(pilot, lambda: any(e.tool == "<reset>" for e in app.controller.records))
         await wait_idle(pilot)
-        assert app.env.info.instance_id == instance
+        assert app.controller.env.info.instance_id == instance
         assert panel.active.key == "tracker-assign-safari-crash"
 
         await pilot.click("#verify-task")
@@ -103,7 +103,7 @@ async def test_browse_start_verify_both_modalities_and_record(local_host, tmp_pa
         panel.verify()
         verdict, after = await verdict_after(pilot, panel, 1)
         assert verdict.passed and after == f"#{entry.number} update_issue"
-        history = [e for e in app.entries if e.tool == "<verify>"]
+        history = [e for e in app.controller.records if e.tool == "<verify>"]
         assert [e.status for e in history] == ["fail", "pass"]
         assert "PASS" in str(app.query_one(VerdictView).query_one(Static).content)
 
@@ -121,17 +121,18 @@ async def test_browse_start_verify_both_modalities_and_record(local_host, tmp_pa
         await wait_for(
             pilot,
             lambda: (
-                app.env is not None
-                and app.env.info.env_key == "desktop-todo"
-                and app.connection_state == "connected"
+                app.controller.env is not None
+                and app.controller.env.info.env_key == "desktop-todo"
+                and app.controller.state == "connected"
             ),
             timeout=60,
         )
         await wait_idle(pilot)
         assert [t.name for t in app.tool_list.tools] == ["computer"]
-        assert any(t.name == "app_state" for t in app.tools)  # hidden, not gone
+        assert any(t.name == "app_state" for t in app.controller.tools)  # hidden, not gone
         await wait_for(
-            pilot, lambda: app.screenshot_pane.display and app.entries[-1].tool == "computer"
+            pilot,
+            lambda: app.screenshot_pane.display and app.controller.records[-1].tool == "computer",
         )
         for arguments in (
             {"action": "left_click", "coordinate": [500, 128]},

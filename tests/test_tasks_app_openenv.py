@@ -38,7 +38,7 @@ async def test_rewards_with_running_total(counter_openenv_server):
                 or "no task routes" in str(message.content)
             ),
         )
-        (tool,) = app.tools
+        (tool,) = app.controller.tools
         first = await step(pilot, tool.name, {"delta": 2})
         second = await step(pilot, tool.name, {"delta": 3})
         await wait_for(pilot, lambda: len(panel.rewards) == 2)

@@ -1,9 +1,11 @@
 """The Textual app: pick a tool, fill its form, call it, read the result; drive computer-use envs.
 
-The app talks only to an `Env`. Every bit of I/O runs in a worker: one connection worker
-(connect, reconnect), one call worker at a time (group "call", cancelled by esc), and a
-shutdown worker that closes what fleet-tui created before the app exits. `run_until_closed`
-closes whatever is still open after the app ended another way (SIGTERM, SIGHUP, a crash).
+The session (target, env, tools, call records, episode) is `app.controller`, a
+`SessionController`: the app shows its events and runs its slow steps in workers. One
+connection worker (connect, reconnect), one call worker at a time (group "call", cancelled by
+esc), and a shutdown worker that closes what fleet-tui created before the app exits.
+`run_until_closed` closes whatever is still open after the app ended another way (SIGTERM,
+SIGHUP, a crash).
 
 Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
 time with `add_sidebar_pane`; add keys and palette entries in `keymap.py` (palette entries run
@@ -16,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,9 +32,22 @@ from textual.widget import Widget
 from textual.widgets import Footer, TabbedContent, TabPane
 from textual.worker import Worker
 
-from fleet_tui.envs.base import EndpointState, Env, EnvError, ResetResult, Tool, ToolResult
+from fleet_tui.controller import (
+    CallAdded,
+    CallFinished,
+    CallRecord,
+    CallStatus,
+    ConnectionState,
+    EnvClosed,
+    Progress,
+    SessionController,
+    SessionEvent,
+    describe,
+)
+from fleet_tui.envs.base import EndpointState, Env, EnvError, EnvInfo, ResetResult, Tool
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.targets import Target, make_env
+from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import clean, name_line, one_line, visible
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command, target_options
@@ -44,26 +58,14 @@ from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.screens.reset_screen import ResetScreen
 from fleet_tui.ui.widgets.banner import Banner
-from fleet_tui.ui.widgets.history import HistoryEntry, HistoryTable
+from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.image_view import ImageView
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
-from fleet_tui.ui.widgets.status_bar import Episode, StatusBar, status_text
+from fleet_tui.ui.widgets.status_bar import StatusBar, status_text
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
-
-COMPUTER_TOOL = "computer"
-CLOSE_TIMEOUT_S = 60.0
-
-
-def describe(error: BaseException) -> str:
-    """One line for the user, from an EnvError, an ExceptionGroup or anything else."""
-    if isinstance(error, EnvError):
-        return error.message
-    if isinstance(error, BaseExceptionGroup) and error.exceptions:
-        return describe(error.exceptions[0])
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 class ProgressLine(Message):
@@ -91,27 +93,16 @@ class FleetTuiApp(App[int]):
         image_folder: Path | None = None,
     ) -> None:
         super().__init__()
-        self.target = target
-        self.env_factory = env_factory
-        self.env: Env | None = None
-        self.tools: list[Tool] = []
-        self.connection_state = "connecting"
-        self.connected_at: float | None = None
-        self.episode = Episode()
-        self.entries: list[HistoryEntry] = []
-        self.pending_actions: list[dict[str, Any]] = []
-        self.seen_warnings: set[str] = set()
+        self.controller = SessionController(target, env_factory)
+        """The session: target, env, tools, call records, episode, connection state."""
+        self.controller.subscribe(self._session_event)
         self.shutting_down = False
         self.keep_note = keep_note if keep_note is not None else []
         """Filled on exit with lines telling how to attach again to a kept instance."""
-        self.env_closes: set[asyncio.Task[None]] = set()
-        """Closes under way, each in a task of its own that the app's exit does not cancel."""
-        self.close_problems: list[str] = []
-        """Why a close left something running (for after the app: a toast would not be seen)."""
         self.image_folder = image_folder
         """Where images too large to show are saved (None: a temporary folder)."""
         self.env_ready: Signal[list[Tool]] = Signal(self, "env-ready")
-        self.call_finished: Signal[HistoryEntry] = Signal(self, "call-finished")
+        self.call_finished: Signal[CallRecord] = Signal(self, "call-finished")
         self.env_reset: Signal[ResetResult] = Signal(self, "env-reset")
         self.extensions: list[Callable[[FleetTuiApp], Any]] = []
         """Called with the app once it is mounted (awaited if async): adds panes and actions."""
@@ -165,13 +156,6 @@ class FleetTuiApp(App[int]):
     def banner(self) -> Banner:
         return self.query_one(Banner)
 
-    @property
-    def computer_use(self) -> bool:
-        return any(t.name == COMPUTER_TOOL for t in self.tools)
-
-    def tool_named(self, name: str) -> Tool | None:
-        return next((t for t in self.tools if t.name == name), None)
-
     def on_mount(self) -> None:
         self.screenshot_pane.display = False
         # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
@@ -210,72 +194,79 @@ class FleetTuiApp(App[int]):
         )
 
     def refresh_status(self) -> None:
-        env = self.env
-        endpoints = env.endpoints() if env is not None and self.connection_state != "idle" else []
+        session = self.controller
+        env = session.env
+        idle = session.state == ConnectionState.IDLE
+        endpoints = env.endpoints() if env is not None and not idle else []
         self.query_one(StatusBar).update(
             status_text(
-                self.target.describe(),
+                session.target.describe(),
                 env.info if env is not None else None,
                 endpoints,
-                self.episode,
-                state=self.connection_state,
-                connected_at=self.connected_at,
+                session.episode,
+                state=session.state,
+                connected_at=session.connected_at,
                 heartbeat=getattr(env, "heartbeat_state", None),
             )
         )
-        if self.connection_state == "connected":
+        if session.state == ConnectionState.CONNECTED:
             self._notify_new_warnings()
         down = [e for e in endpoints if e.state == EndpointState.DOWN]
-        if self.connection_state == "connected" and down and not self.banner.shown:
+        if session.state == ConnectionState.CONNECTED and down and not self.banner.shown:
             names = "; ".join(f"{e.url}: {e.error or 'no connection'}" for e in down)
             self.banner.show(f"MCP endpoint down: {names}", action="reconnect", label="Reconnect")
 
     def _notify_new_warnings(self) -> None:
         """Show each of the env's warnings once (a failed heartbeat, a tool-name clash, ...)."""
-        for warning in self.env.warnings() if self.env else []:
-            if warning not in self.seen_warnings:
-                self.seen_warnings.add(warning)
-                self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
+        for warning in self.controller.new_warnings():
+            self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
+
+    # -- the session's events -------------------------------------------------------------------
+
+    def _session_event(self, event: SessionEvent) -> None:
+        """Show what the session did (events come in the order they happen)."""
+        match event:
+            case Progress(line):
+                self.post_message(ProgressLine(line))  # may come from another thread
+            case CallAdded(record):
+                self.history.add_entry(record)
+                if record.status == CallStatus.RUNNING:
+                    name = name_line(record.tool, 40)
+                    self.tool_panel.set_state(f"calling {name}… (esc cancels)")
+            case CallFinished(record):
+                self.history.update_entry(record)
+                message = f": {one_line(record.message, 80)}" if record.message else ""
+                self.tool_panel.set_state(f"{record.status}{message}")
+                self.call_finished.publish(record)
+                self.refresh_status()
+            case EnvClosed(info, failure):
+                if failure is not None:
+                    self.notify(f"Closing failed: {failure}", severity="error", markup=False)
+                self._remember_kept(info)
 
     # -- connecting ------------------------------------------------------------------------------
-
-    def _progress(self, line: str) -> None:
-        self.post_message(ProgressLine(line))
 
     def on_progress_line(self, message: ProgressLine) -> None:
         self.query_one(ProgressPanel).add_line(message.line)
 
-    def start_connect(self, state: str = "connecting") -> None:
-        """Connect (or, with state "reconnecting", reopen the env's connections) in a worker."""
-        self.connection_state = state
+    def start_connect(self, reopen: bool = False) -> None:
+        """Connect (`reopen`: reopen the connected env's connections) in a worker."""
+        self.controller.start_connecting(reopen)
         self.banner.hide()
-        verb = "Reconnecting to" if state == "reconnecting" else "Connecting to"
-        self.query_one(ProgressPanel).start(f"{verb} {self.target.describe()}")
+        reopening = self.controller.state == ConnectionState.RECONNECTING
+        verb = "Reconnecting to" if reopening else "Connecting to"
+        self.query_one(ProgressPanel).start(f"{verb} {self.controller.target.describe()}")
         self.run_worker(self._connect(), group="connection", exclusive=True, exit_on_error=False)
 
     async def _connect(self) -> None:
-        reconnect = getattr(self.env, "reconnect", None)
         try:
-            if self.env is not None and self.connection_state == "reconnecting" and reconnect:
-                await reconnect(self._progress)
-            else:
-                if self.env is not None:
-                    await self._close_env()
-                self.env = self.env_factory(self.target)
-                await self.env.connect(self._progress)
-            tools = await self.env.list_tools(refresh=True)
+            tools = await self.controller.connect()
         except asyncio.CancelledError:
-            self._progress("Cancelled: closing what was created…")
-            await asyncio.shield(self._close_env())
-            self.connection_state = "idle"
             self._connection_failed("Connecting was cancelled; nothing was left running.")
             raise
         except Exception as error:
-            self.connection_state = "disconnected"
             self._connection_failed(f"Could not connect: {describe(error)}")
             return
-        self.connection_state = "connected"
-        self.connected_at = self.connected_at or time.monotonic()
         self.query_one(ProgressPanel).stop()
         await self._tools_ready(tools)
 
@@ -285,72 +276,44 @@ class FleetTuiApp(App[int]):
         self.refresh_status()
 
     async def _tools_ready(self, tools: list[Tool]) -> None:
-        self.tools = tools
+        computer_use = self.controller.computer_use
         self.tool_list.set_tools(tools)
         self._notify_new_warnings()
-        self.screenshot_pane.display = self.computer_use
-        self.query_one("#body").set_class(self.computer_use, "-computer")
-        self.query_one("#sidebar").display = not self.computer_use
+        self.screenshot_pane.display = computer_use
+        self.query_one("#body").set_class(computer_use, "-computer")
+        self.query_one("#sidebar").display = not computer_use
         self.refresh_status()
-        if self.computer_use:
+        if computer_use:
             await self.show_tool(COMPUTER_TOOL, {"action": "screenshot"})
             self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
         elif tools and self.tool_panel.tool is None:
             await self.show_tool(tools[0].name)
-        if len(tools) == 1 and not self.computer_use:
+        if len(tools) == 1 and not computer_use:
             self.call_after_refresh(self.tool_panel.focus_form)  # nothing to pick: type at once
-        elif not self.computer_use:
+        elif not computer_use:
             self.tool_list.focus_filter()
         self.env_ready.publish(tools)
 
-    async def _close_env(self) -> None:
-        """Close the env in a task of its own: if the app exits meanwhile (a signal, a crash),
-        its workers are cancelled but the close goes on, and `close_for_exit` waits for it."""
-        env, self.env = self.env, None
-        if env is None:
-            return
-        closing = asyncio.create_task(self._close(env), name="fleet-tui-close")
-        self.env_closes.add(closing)
-        closing.add_done_callback(self.env_closes.discard)
-        await asyncio.shield(closing)
-
-    async def _close(self, env: Env) -> None:
-        warnings_before = set(env.warnings())
-        try:
-            await asyncio.wait_for(env.close(), CLOSE_TIMEOUT_S)
-        except Exception as error:
-            self.notify(f"Closing failed: {describe(error)}", severity="error", markup=False)
-            self.close_problems.append(f"closing failed: {describe(error)}")
-        self.close_problems += [w for w in env.warnings() if w not in warnings_before]
-        self._remember_kept(env)
-
-    async def close_for_exit(self) -> None:
-        """Close what is still open and wait for closes under way: the app's last step,
-        however it ended (quit, signal or crash)."""
-        await self._close_env()
-        await asyncio.gather(*self.env_closes)
-
-    def _remember_kept(self, env: Env) -> None:
-        info = env.info
+    def _remember_kept(self, info: EnvInfo) -> None:
         if not (info.keep and info.instance_id):
             return
+        target = self.controller.target
         self.keep_note[:] = [f"Instance {info.instance_id} is still running (--keep)."]
-        if self.target.local:
+        if target.local:
             self.keep_note.append(
                 "The embedded local host stops with fleet-tui, and the instance with it: for "
                 "instances that outlive the app, run `fleet-tui local serve` and use --base-url "
                 "(with FLEET_API_KEY set to the key it prints)."
             )
         else:
-            command = " ".join(["fleet-tui", *target_options(self.target, info.instance_id)])
+            command = " ".join(["fleet-tui", *target_options(target, info.instance_id)])
             self.keep_note.append(f"Attach again with: {command}")
 
     def action_reconnect(self) -> None:
         if self.shutting_down:
             return
-        reopen = self.env is not None and self.connection_state == "connected"
         self.workers.cancel_group(self, "call")
-        self.start_connect("reconnecting" if reopen else "connecting")
+        self.start_connect(reopen=True)
 
     @on(ProgressPanel.Cancelled)
     def _cancel_connect(self) -> None:
@@ -360,7 +323,7 @@ class FleetTuiApp(App[int]):
 
     async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None:
         """Select `name` in the list and show its form (filled with `arguments`)."""
-        tool = self.tool_named(name)
+        tool = self.controller.tool_named(name)
         if tool is None:
             self.notify(f"No tool named {name_line(name, 80)}", severity="error", markup=False)
             return
@@ -402,77 +365,51 @@ class FleetTuiApp(App[int]):
     def call_running(self) -> bool:
         return any(not w.is_finished for w in self.workers if w.group == "call")
 
-    def start_call(self, name: str, arguments: dict[str, Any]) -> HistoryEntry | None:
-        """Call a tool in a worker; returns its history entry (None if not started).
+    def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None:
+        """Call a tool in a worker; returns its record (None if not started).
 
         Computer actions queued meanwhile (`pending_actions`) run after it in the same worker.
         """
-        if self.env is None or self.connection_state != "connected":
+        if not self.controller.connected:
             self.notify("Not connected.", severity="error")
             return None
         if self.call_running:
             self.notify("A call is running: esc cancels it.", severity="warning")
             return None
-        entry = self._new_entry(name, arguments)
-        self.run_worker(self._calls(entry), group="call", exit_on_error=False)
-        return entry
+        record = self.controller.add_record(name, arguments)
+        self.run_worker(self._calls(record), group="call", exit_on_error=False)
+        return record
 
-    def _new_entry(self, name: str, arguments: dict[str, Any]) -> HistoryEntry:
-        entry = HistoryEntry(number=len(self.entries) + 1, tool=name, arguments=arguments)
-        self.entries.append(entry)
-        self.history.add_entry(entry)
-        self.tool_panel.set_state(f"calling {name_line(name, 40)}… (esc cancels)")
-        return entry
+    async def _calls(self, record: CallRecord) -> None:
+        await self._call(record)
+        while (queued := self.controller.next_pending()) is not None:
+            await self._call(queued)
 
-    async def _calls(self, entry: HistoryEntry) -> None:
-        await self._call(entry)
-        while self.pending_actions and self.connection_state == "connected":
-            await self._call(self._new_entry(COMPUTER_TOOL, self.pending_actions.pop(0)))
-
-    async def _call(self, entry: HistoryEntry) -> None:
-        env = self.env
-        assert env is not None
-        started = time.monotonic()
-        try:
-            result = await env.call_tool(entry.tool, entry.arguments)
-        except asyncio.CancelledError:
-            self._finish(entry, "cancelled", started, message="Cancelled by the user.")
-            self.pending_actions.clear()
-            raise
-        except Exception as error:
-            self._finish(entry, "failed", started, message=describe(error))
-            await self.show_plan(plan_message(entry.message, is_error=True, title=_title(entry)))
+    async def _call(self, record: CallRecord) -> None:
+        result = await self.controller.call(record)
+        if result is None:
+            await self.show_plan(plan_message(record.message, is_error=True, title=_title(record)))
             self.refresh_status()
             return
-        entry.result = result
-        self._finish(entry, "error" if result.is_error else "ok", started)
-        self.episode.record(result.reward, result.done)
-        await self.show_result(entry)
-        await self._after_computer_action(entry, result)
+        await self.show_result(record)
+        shots = result.images()
+        if shots and self.controller.computer_use:
+            self.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)
 
-    def _finish(self, entry: HistoryEntry, status: str, started: float, message: str = "") -> None:
-        entry.status = status
-        entry.message = message
-        entry.latency_s = entry.result.latency_s if entry.result else time.monotonic() - started
-        self.history.update_entry(entry)
-        self.tool_panel.set_state(f"{status}" + (f": {one_line(message, 80)}" if message else ""))
-        self.call_finished.publish(entry)
-        self.refresh_status()
-
-    async def show_result(self, entry: HistoryEntry) -> None:
+    async def show_result(self, entry: CallRecord) -> None:
         """Show an entry's result (formatted in a thread: big results do not block the UI)."""
         if entry.result is None:
             await self.show_plan(
                 plan_message(
                     entry.message or entry.status,
-                    is_error=entry.status in ("failed", "error"),
+                    is_error=entry.status in (CallStatus.FAILED, CallStatus.ERROR),
                     title=_title(entry),
                 )
             )
             return
         try:
             plan = await asyncio.to_thread(
-                plan_result, entry.result, self.tool_named(entry.tool), _title(entry)
+                plan_result, entry.result, self.controller.tool_named(entry.tool), _title(entry)
             )
         except Exception as error:  # a result we cannot format must not take the app down
             plan = plan_message(
@@ -503,24 +440,17 @@ class FleetTuiApp(App[int]):
 
     # -- computer use ----------------------------------------------------------------------------
 
-    async def _after_computer_action(self, entry: HistoryEntry, result: ToolResult) -> None:
-        shots = result.images()
-        if shots and self.computer_use:
-            self.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)
-        elif entry.tool == COMPUTER_TOOL and entry.arguments.get("action") != "screenshot":
-            self.pending_actions.insert(0, {"action": "screenshot"})
-
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Actions queued just as the call worker was finishing start a new one."""
         worker = event.worker
         if (
             worker.group == "call"
             and worker.is_finished
-            and self.pending_actions
+            and self.controller.pending_actions
             and not self.call_running
-            and self.connection_state == "connected"
+            and self.controller.state == ConnectionState.CONNECTED
         ):
-            self.start_call(COMPUTER_TOOL, self.pending_actions.pop(0))
+            self.start_call(COMPUTER_TOOL, self.controller.pending_actions.pop(0))
 
     @on(ScreenshotPane.Act)
     async def _screen_action(self, event: ScreenshotPane.Act) -> None:
@@ -529,12 +459,12 @@ class FleetTuiApp(App[int]):
             self.notify(f"Form filled: {_args_text(event.arguments)} (ctrl+s sends it)")
             return
         if self.call_running:
-            self.pending_actions.append(event.arguments)
+            self.controller.pending_actions.append(event.arguments)
         else:
             self.start_call(COMPUTER_TOOL, event.arguments)
 
     def action_screenshot(self) -> None:
-        if not self.computer_use:
+        if not self.controller.computer_use:
             self.notify("This env has no computer tool.", severity="warning")
             return
         self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
@@ -545,7 +475,7 @@ class FleetTuiApp(App[int]):
         self.notify("Live mode: clicks act at once." if pane.live else "Clicks fill the form.")
 
     def action_toggle_typing(self) -> None:
-        if not self.computer_use:
+        if not self.controller.computer_use:
             self.notify("This env has no computer tool.", severity="warning")
             return
         pane = self.screenshot_pane
@@ -559,7 +489,7 @@ class FleetTuiApp(App[int]):
     async def _history_action(self, event: HistoryTable.Action) -> None:
         entry = event.entry
         if event.action == "show":
-            if entry.status != "running":
+            if entry.status != CallStatus.RUNNING:
                 await self.show_result(entry)
         elif event.action == "rerun":
             if entry.is_call:
@@ -594,39 +524,34 @@ class FleetTuiApp(App[int]):
     # -- reset -----------------------------------------------------------------------------------
 
     def action_reset_env(self) -> None:
-        if self.env is None or self.connection_state != "connected":
+        if not self.controller.connected:
             self.notify("Not connected.", severity="error")
             return
 
         def chosen(answer: tuple[bool, int | None] | None) -> None:
             if answer and answer[0]:
-                self.run_worker(self._reset(answer[1]), group="call", exit_on_error=False)
+                self.start_reset(answer[1])
 
         self.push_screen(ResetScreen(), chosen)
 
+    def start_reset(self, seed: int | None = None) -> None:
+        """Reset the env in a worker (a new episode), then show what it said."""
+        self.run_worker(self._reset(seed), group="call", exit_on_error=False)
+
     async def _reset(self, seed: int | None) -> None:
-        assert self.env is not None
-        entry = self._new_entry("<reset>", {} if seed is None else {"seed": seed})
-        started = time.monotonic()
-        try:
-            outcome = await self.env.reset(seed)
-        except Exception as error:
-            self._finish(entry, "failed", started, message=describe(error))
-            self.notify(f"Reset failed: {entry.message}", severity="error", markup=False)
+        record, outcome = await self.controller.reset(seed)
+        if outcome is None:
+            self.notify(f"Reset failed: {record.message}", severity="error", markup=False)
             return
-        entry.result = outcome.result
-        self.episode = Episode()
-        message = outcome.message or ("Reset done." if outcome.success else "Reset failed.")
-        self._finish(entry, "ok" if outcome.success else "failed", started, message=message)
-        await self.show_result(entry)
+        await self.show_result(record)
         self.notify(
-            one_line(message, 200),
+            one_line(record.message, 200),
             markup=False,
             severity="information" if outcome.success else "error",
         )
         self.env_reset.publish(outcome)
-        if self.computer_use:
-            await self._call(self._new_entry(COMPUTER_TOOL, {"action": "screenshot"}))
+        if self.controller.computer_use:
+            await self._call(self.controller.add_record(COMPUTER_TOOL, {"action": "screenshot"}))
 
     # -- images ----------------------------------------------------------------------------------
 
@@ -686,7 +611,7 @@ class FleetTuiApp(App[int]):
                     title, f"key {key_label(action.key)}", self._runner(action.name, target)
                 )
             )
-        for tool in self.tools:
+        for tool in self.controller.tools:
             entries.append(
                 PaletteEntry(
                     f"Call tool {visible(tool.name)}", tool.description, self._tool_opener(tool)
@@ -709,10 +634,11 @@ class FleetTuiApp(App[int]):
         if panel.tool is None:
             return None
         arguments = panel.arguments()
-        info = self.env.info if self.env is not None else None
+        env = self.controller.env
+        info = env.info if env is not None else None
         keep = info is not None and (info.keep or not info.created_here)
         instance = info.instance_id if info is not None and keep else None
-        return call_command(self.target, panel.tool.name, arguments, instance)
+        return call_command(self.controller.target, panel.tool.name, arguments, instance)
 
     def action_copy_command(self) -> None:
         try:
@@ -740,11 +666,11 @@ class FleetTuiApp(App[int]):
     async def _close_then_exit(self) -> None:
         """(Not `_shutdown`: that name is Textual's own exit sequence.)"""
         with contextlib.suppress(Exception):
-            await self._close_env()
+            await self.controller.close_env()
         self.exit(0)
 
 
-def _title(entry: HistoryEntry) -> str:
+def _title(entry: CallRecord) -> str:
     return f"#{entry.number} {name_line(entry.tool, 40)} · {entry.status}" + (
         f" · {entry.latency_s * 1000:.0f} ms" if entry.latency_s is not None else ""
     )
@@ -789,9 +715,10 @@ async def run_until_closed(app: FleetTuiApp) -> int:
         try:
             await app.run_async()
         finally:
-            if app.env is not None or app.env_closes:
+            session = app.controller
+            if session.env is not None or session.env_closes:
                 print("fleet-tui: closing what fleet-tui created…", file=sys.stderr, flush=True)
-            await app.close_for_exit()
-            for problem in app.close_problems:
+            await session.close()
+            for problem in session.close_problems:
                 print(f"fleet-tui: {clean(problem)}", file=sys.stderr, flush=True)
     return stop.exit_code or app.return_code or 0

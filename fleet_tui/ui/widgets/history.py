@@ -3,79 +3,59 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from fleet_tui.envs.base import ToolResult
+from fleet_tui.controller import CallRecord, CallStatus
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.keymap import bindings_for
 
 
-@dataclass
-class HistoryEntry:
-    """One call (or another event worth keeping, such as a reset) and how it went."""
-
-    number: int
-    tool: str
-    arguments: dict[str, Any]
-    status: str = "running"
-    """running | ok | error | failed | cancelled, or another short word for non-calls."""
-    result: ToolResult | None = None
-    message: str = ""
-    """Why a call failed (when there is no result), or what a non-call event said."""
-    latency_s: float | None = None
-
-    @property
-    def is_call(self) -> bool:
-        return not self.tool.startswith("<")
-
-    def arguments_summary(self, limit: int = 60) -> str:
-        if not self.arguments:
-            return ""
-        text = json.dumps(self.arguments, ensure_ascii=False, separators=(",", ":"), default=str)
-        return one_line(text[1:-1], limit)
+def arguments_summary(record: CallRecord, limit: int = 60) -> str:
+    if not record.arguments:
+        return ""
+    text = json.dumps(record.arguments, ensure_ascii=False, separators=(",", ":"), default=str)
+    return one_line(text[1:-1], limit)
 
 
 STATUS_STYLES = {
-    "ok": "green",
-    "error": "bold red",
-    "failed": "bold red",
-    "running": "yellow",
-    "cancelled": "dim",
+    CallStatus.OK: "green",
+    CallStatus.ERROR: "bold red",
+    CallStatus.FAILED: "bold red",
+    CallStatus.RUNNING: "yellow",
+    CallStatus.CANCELLED: "dim",
 }
 
 
 class HistoryTable(DataTable):
-    """Rows of HistoryEntry; posts `HistoryTable.Action` for show / rerun / load_args."""
+    """Rows of CallRecord; posts `HistoryTable.Action` for show / rerun / load_args."""
 
     HELP_AREA = "history"
     BINDINGS = bindings_for("history")
 
     class Action(Message):
-        def __init__(self, action: str, entry: HistoryEntry) -> None:
+        def __init__(self, action: str, entry: CallRecord) -> None:
             super().__init__()
             self.action = action
             self.entry = entry
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
-        self.entries: dict[str, HistoryEntry] = {}
+        self.entries: dict[str, CallRecord] = {}
 
     def on_mount(self) -> None:
         self.add_column("#", key="number")
         self.add_column("call", key="call")
 
-    def add_entry(self, entry: HistoryEntry) -> None:
+    def add_entry(self, entry: CallRecord) -> None:
         key = str(entry.number)
         self.entries[key] = entry
         self.add_row(*self._cells(entry), key=key, height=2)
         self.move_cursor(row=self.row_count - 1)
 
-    def update_entry(self, entry: HistoryEntry) -> None:
+    def update_entry(self, entry: CallRecord) -> None:
         key = str(entry.number)
         for column, value in zip(("number", "call"), self._cells(entry), strict=True):
             self.update_cell(key, column, value, update_width=True)
@@ -84,7 +64,7 @@ class HistoryTable(DataTable):
         for entry in self.entries.values():
             self.update_entry(entry)
 
-    def _cells(self, entry: HistoryEntry) -> list[Text]:
+    def _cells(self, entry: CallRecord) -> list[Text]:
         """`#`, then the tool, status and latency over the arguments (or the message)."""
         width = max(12, self.size.width - len(str(len(self.entries) or 1)) - 6)
         tail = Text(f"  {entry.status}", style=STATUS_STYLES.get(entry.status, ""))
@@ -92,12 +72,12 @@ class HistoryTable(DataTable):
             tail.append(f" {entry.latency_s * 1000:.0f} ms", style="dim")
         call = Text(name_line(entry.tool, max(4, width - len(tail))))
         call.append_text(tail)
-        summary = entry.arguments_summary(width) or one_line(entry.message, width)
+        summary = arguments_summary(entry, width) or one_line(entry.message, width)
         call.append("\n")
         call.append(summary, style="dim")
         return [Text(str(entry.number), style="dim"), call]
 
-    def current(self) -> HistoryEntry | None:
+    def current(self) -> CallRecord | None:
         if not self.row_count:
             return None
         key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widgets import Static
 
+from fleet_tui.controller import Episode
 from fleet_tui.envs.base import EndpointState, EndpointStatus, EnvInfo
 from fleet_tui.text import clean
 from fleet_tui.ui.widgets.tool_list import endpoint_labels
@@ -18,27 +18,6 @@ ENDPOINT_STYLES = {
     EndpointState.DOWN: ("✗", "bold red"),
     EndpointState.CLOSED: ("○", "dim"),
 }
-
-
-@dataclass
-class Episode:
-    """Episode counters for envs that report rewards (OpenEnv)."""
-
-    steps: int = 0
-    last_reward: float | None = None
-    total_reward: float = 0.0
-    done: bool = False
-    seen: bool = False
-
-    def record(self, reward: float | None, done: bool | None) -> None:
-        self.steps += 1
-        if reward is not None or done is not None:
-            self.seen = True
-        if reward is not None:
-            self.last_reward = reward
-            self.total_reward += reward
-        if done is not None:
-            self.done = done
 
 
 def ttl_left(info: EnvInfo, connected_at: float | None, now: float | None = None) -> str | None:

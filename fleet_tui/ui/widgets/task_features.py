@@ -1,17 +1,25 @@
-"""Tasks, verdicts, the state diff and session recording, added to a `FleetTuiApp`.
+"""Tasks, verdicts, the state diff and session recording, added to the app.
 
 `TaskFeatures.from_args(target, args)` reads the app's task options; `env_factory` wraps each
 env in a `RecordingEnv` (recording is on unless `--no-record`); `install(app)` adds the Tasks
-and State panes to the sidebar and registers the task actions the app's keys run.
+and State panes to the sidebar, wires them to the session and the app's signals, and registers
+the task actions the app's keys run. The app is reached through `TaskHost`, what it offers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from fleet_tui.envs.base import Env, Task
+from textual.screen import Screen
+from textual.signal import Signal
+from textual.widget import Widget
+from textual.widgets import TabbedContent
+
+from fleet_tui.controller import CallRecord, SessionController
+from fleet_tui.envs.base import Env, ResetResult, Task, Tool
 from fleet_tui.session.recorder import SessionRecorder, default_session_path, images_dir
 from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.targets import Target, make_env
@@ -20,9 +28,30 @@ from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
 from fleet_tui.ui.widgets.state_diff import StateDiffPanel
 from fleet_tui.ui.widgets.task_panel import TaskPanel, load_adhoc
+from fleet_tui.ui.widgets.tool_list import ToolList
 
-if TYPE_CHECKING:
-    from fleet_tui.ui.app import FleetTuiApp
+
+class TaskHost(Protocol):
+    """What the panes need of the app they are added to."""
+
+    controller: SessionController
+    env_ready: Signal[list[Tool]]
+    env_reset: Signal[ResetResult]
+    call_finished: Signal[CallRecord]
+    extension_actions: dict[str, Callable[[], Any]]
+
+    @property
+    def tool_list(self) -> ToolList: ...
+
+    async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None: ...
+
+    def start_connect(self, reopen: bool = False) -> None: ...
+
+    def start_reset(self, seed: int | None = None) -> None: ...
+
+    def push_screen(self, screen: Screen[Any]) -> Any: ...
+
+    def query_one(self, selector: str) -> Widget: ...
 
 
 @dataclass
@@ -64,14 +93,18 @@ class TaskFeatures:
         env = make_env(target)
         return RecordingEnv(env, self.recorder, target) if self.recorder else env  # type: ignore[return-value]
 
-    async def install(self, app: FleetTuiApp) -> None:
+    async def install(self, app: TaskHost) -> None:
         """Add the panes and register the actions (`app.extension_actions`)."""
-        actions = getattr(app, "extension_actions", None)
-        if actions is not None:
-            actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
-        if self.tasks or self.adhoc is not None or app.target.kind == "openenv":
+        session = app.controller
+        actions = app.extension_actions
+        actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
+        if self.tasks or self.adhoc is not None or session.target.kind == "openenv":
             panel = TaskPanel(
                 self.tasks,
+                session,
+                show_tools=lambda tools: app.tool_list.set_tools(tools),
+                connect=app.start_connect,
+                reset=app.start_reset,
                 mode=self.mode,
                 adhoc=self.adhoc,
                 recorder=self.recorder,
@@ -79,19 +112,20 @@ class TaskFeatures:
                 id="task-panel",
             )
             await app.add_sidebar_pane("Tasks", panel, "pane-tasks")
-            if actions is not None:
-                actions["verify_task"] = panel.verify
-                actions["show_tasks"] = lambda: _show_pane(app, "pane-tasks", "#task-filter")
-        if app.target.kind in ("fleet", "local"):
-            state = StateDiffPanel(lambda: app.env, id="state-panel")
+            app.env_ready.subscribe(panel, panel.env_ready)
+            app.env_reset.subscribe(panel, panel.env_reset)
+            app.call_finished.subscribe(panel, panel.call_finished)
+            actions["verify_task"] = panel.verify
+            actions["show_tasks"] = lambda: _show_pane(app, "pane-tasks", "#task-filter")
+        if session.target.kind in ("fleet", "local"):
+            state = StateDiffPanel(lambda: session.env, id="state-panel")
             await app.add_sidebar_pane("State", state, "pane-state")
             app.call_finished.subscribe(state, lambda _entry: state.refresh_state())
             app.env_reset.subscribe(state, lambda _outcome: state.refresh_state(new_baseline=True))
             app.env_ready.subscribe(state, lambda _tools: state.refresh_state(new_baseline=True))
-            if app.env is not None and app.connection_state == "connected":
+            if session.connected:
                 state.refresh_state(new_baseline=True)
-            if actions is not None:
-                actions["show_state"] = lambda: _show_pane(app, "pane-state", "#state-query")
+            actions["show_state"] = lambda: _show_pane(app, "pane-state", "#state-query")
         if self.session_to_open is not None:
             app.push_screen(SessionBrowserScreen(self.session_to_open))
 
@@ -103,10 +137,9 @@ class TaskFeatures:
         return [f"Session recorded in {self.recorder.path}"]
 
 
-def _show_pane(app: FleetTuiApp, pane_id: str, focus: str) -> None:
-    from textual.widgets import TabbedContent
-
-    sidebar = app.query_one("#sidebar", TabbedContent)
+def _show_pane(app: TaskHost, pane_id: str, focus: str) -> None:
+    sidebar = app.query_one("#sidebar")
+    assert isinstance(sidebar, TabbedContent)
     sidebar.display = True
     sidebar.active = pane_id
     app.query_one(focus).focus()

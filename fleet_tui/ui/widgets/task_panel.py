@@ -1,16 +1,18 @@
 """The Tasks pane: browse tasks, start one (provision or reset its env, apply its modality),
 run its verifier on demand and keep every verdict in the history with the step it followed.
 
-`TaskPanel` works on a running `FleetTuiApp` through its public pieces: `app.env`, `app.tools`,
-`app.target`, `app.tool_list`, the history, and the `env_ready` / `env_reset` / `call_finished`
-signals. Verdicts and task switches go to the session recorder when there is one.
+`TaskPanel` works on the session (a `SessionController`) and a few callables its owner gives
+it: show a list of tools, connect, reset. Its owner calls `env_ready`, `env_reset` and
+`call_finished` as those happen. Verdicts and task switches go to the session recorder when
+there is one.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -18,19 +20,16 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
-from fleet_tui.envs.base import EnvError, Task, TextBlock, ToolResult, Verdict
+from fleet_tui.controller import CallRecord, SessionController
+from fleet_tui.envs.base import EnvError, Task, Tool, Verdict
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
-from fleet_tui.tasks.provision import task_target
-from fleet_tui.tasks.start import same_env, takes_final_answer, tools_for_modality
+from fleet_tui.tasks.start import takes_final_answer, tools_for_modality
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode, run_verifier
 from fleet_tui.text import name_line, one_line, visible
 from fleet_tui.ui.widgets.task_browser import TaskBrowser
 from fleet_tui.ui.widgets.task_detail import TaskDetail
 from fleet_tui.ui.widgets.verdict import VerdictView, verdict_headline, verdict_text
-
-if TYPE_CHECKING:
-    from fleet_tui.ui.app import FleetTuiApp
 
 REWARD_LINES = 6
 OPENENV_TASK_LIMIT = 200
@@ -54,7 +53,11 @@ class TaskPanel(Vertical):
     def __init__(
         self,
         tasks: list[Task],
+        session: SessionController,
         *,
+        show_tools: Callable[[list[Tool]], None],
+        connect: Callable[[], None],
+        reset: Callable[[], None],
         mode: VerifierMode = "remote",
         adhoc: AdHocVerifier | None = None,
         recorder: SessionRecorder | None = None,
@@ -63,6 +66,13 @@ class TaskPanel(Vertical):
     ) -> None:
         super().__init__(id=id)
         self.tasks = tasks
+        self.session = session
+        self.show_tools = show_tools
+        """Shows the tools a task's modality offers (in the tool list)."""
+        self.connect = connect
+        """Connects, in a worker, to the session's target."""
+        self.reset = reset
+        """Resets the session's env, in a worker."""
         self.mode: VerifierMode = mode
         self.adhoc = adhoc
         self.recorder = recorder
@@ -75,10 +85,6 @@ class TaskPanel(Vertical):
         """One line per rewarded step: `#3 finish reward 1 · total 1`."""
         self.reward_total = 0.0
 
-    @property
-    def fleet_app(self) -> FleetTuiApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield TaskBrowser(self.tasks, id="task-browser")
         yield TaskDetail(id="task-detail")
@@ -90,10 +96,6 @@ class TaskPanel(Vertical):
         yield VerdictView(id="verdict")
 
     def on_mount(self) -> None:
-        app = self.fleet_app
-        app.env_ready.subscribe(self, self._env_ready)
-        app.env_reset.subscribe(self, self._env_reset)
-        app.call_finished.subscribe(self, self._call_finished)
         if self.adhoc is not None and not self.tasks:
             self._show_final_answer(self.adhoc.apply(None))
 
@@ -153,52 +155,45 @@ class TaskPanel(Vertical):
 
     def start_task(self, task: Task) -> None:
         """Provision the env the task names (or reset the one we have) and apply its modality."""
-        app = self.fleet_app
         self.active = task
         self.modality_note = None
         if self.recorder is not None:
             self.recorder.task(task)
         self._show_final_answer(task)
         self._refresh_status()
-        env = app.env
-        switch = app.target.kind in ("fleet", "local") and not same_env(
-            task, env.info if env else None
-        )
-        if switch or env is None:
-            try:
-                app.target = task_target(task, app.target)
-            except EnvError as error:
-                self.notify(error.message, severity="error", markup=False)
-                return
-            self.notify(f"Starting {task.key}: provisioning {app.target.env_key}…", markup=False)
-            app.connection_state = "connecting"
-            app.start_connect()  # env_ready applies the modality
+        try:
+            provision = self.session.start_task(task)
+        except EnvError as error:
+            self.notify(error.message, severity="error", markup=False)
+            return
+        if provision:
+            env_key = self.session.target.env_key
+            self.notify(f"Starting {task.key}: provisioning {env_key}…", markup=False)
+            self.connect()  # env_ready applies the modality
         else:
             self.notify(f"Starting {task.key}: resetting the env…", markup=False)
-            if app.target.kind == "openenv" and task.split is not None:
-                # OpenEnvEnv resets into its session's task (split, index).
-                getattr(env, "inner", env).task = (task.split, task.index)
-            app.run_worker(app._reset(None), group="call", exit_on_error=False)
+            self.reset()
 
     def apply_modality(self) -> None:
-        app = self.fleet_app
-        if self.active is None or not app.tools:
+        tools = self.session.tools
+        if self.active is None or not tools:
             return
-        shown, self.modality_note = tools_for_modality(app.tools, self.active.task_modality)
-        app.tool_list.set_tools(shown)
+        shown, self.modality_note = tools_for_modality(tools, self.active.task_modality)
+        self.show_tools(shown)
         if self.modality_note:
             self.notify(self.modality_note, severity="warning", markup=False, timeout=10)
         self._refresh_status()
 
-    def _env_ready(self, _tools: Any) -> None:
+    def env_ready(self, _tools: Any) -> None:
+        """The session connected: apply the task's modality, list an OpenEnv server's tasks."""
         self.apply_modality()
-        if self.fleet_app.target.kind == "openenv" and not self.tasks:
+        if self.session.target.kind == "openenv" and not self.tasks:
             self._load_openenv_tasks()
 
     @work(group="openenv-tasks", exclusive=True, exit_on_error=False)
     async def _load_openenv_tasks(self) -> None:
         """The tasks an OpenEnv server serves on its task routes (imported envs have them)."""
-        env = self.fleet_app.env
+        env = self.session.env
         try:
             splits = await env.splits()  # type: ignore[union-attr]
             tasks: list[Task] = []
@@ -214,12 +209,14 @@ class TaskPanel(Vertical):
         self.tasks = tasks
         self.query_one(TaskBrowser).set_tasks(tasks)
 
-    def _env_reset(self, _outcome: Any) -> None:
+    def env_reset(self, _outcome: Any) -> None:
+        """A new episode: rewards start again from zero."""
         self.reward_total = 0.0
         self.rewards.clear()
         self.apply_modality()
 
-    def _call_finished(self, entry: Any) -> None:
+    def call_finished(self, entry: CallRecord) -> None:
+        """Count the call's reward, if any."""
         reward = entry.result.reward if entry.result is not None else None
         if reward is not None:
             self.reward_total += reward
@@ -233,14 +230,13 @@ class TaskPanel(Vertical):
 
     def verify(self) -> None:
         """Run the active task's verifier (or the ad-hoc file's) against the env as it is now."""
-        app = self.fleet_app
         task = self.active or (
             self.query_one(TaskDetail).shown_task if self.adhoc is None else None
         )
         if task is None and self.adhoc is None:
             self.notify("Start a task first.", severity="warning")
             return
-        if app.env is None or app.connection_state != "connected":
+        if not self.session.connected:
             self.notify("Not connected.", severity="error")
             return
         if task is not None and self.active is None:
@@ -254,7 +250,6 @@ class TaskPanel(Vertical):
 
     @work(group="verify", exclusive=True, exit_on_error=False)
     async def _verify(self, task: Task | None, answer: str | None) -> None:
-        app = self.fleet_app
         view = self.query_one(VerdictView)
         try:
             task = self.adhoc.apply(task) if self.adhoc else task
@@ -262,7 +257,11 @@ class TaskPanel(Vertical):
             view.show_message(f"Running the verifier of {task.key} ({self.mode})…")
             started = time.monotonic()
             verdict = await run_verifier(
-                app.env, task, mode=self.mode, final_answer=answer, timeout_s=self.timeout_s
+                self.session.env,
+                task,
+                mode=self.mode,
+                final_answer=answer,
+                timeout_s=self.timeout_s,
             )
         except EnvError as error:
             view.show_message(error.message, style="red")
@@ -276,28 +275,17 @@ class TaskPanel(Vertical):
         self._add_history(verdict, after, time.monotonic() - started)
 
     def _last_step(self) -> str | None:
-        calls = [e for e in self.fleet_app.entries if e.is_call and e.status != "running"]
-        return f"#{calls[-1].number} {visible(calls[-1].tool)}" if calls else None
+        call = self.session.last_call()
+        return f"#{call.number} {visible(call.tool)}" if call else None
 
     def _add_history(self, verdict: Verdict, after: str | None, elapsed_s: float) -> None:
-        from fleet_tui.ui.widgets.history import HistoryEntry
-
-        app = self.fleet_app
-        status = "error" if not verdict.success else ("pass" if verdict.passed else "fail")
-        entry = HistoryEntry(
-            number=len(app.entries) + 1,
-            tool="<verify>",
-            arguments={"task": verdict.task_key, "after": after or "start"},
-            status=status,
-            message=verdict_headline(verdict),
-            result=ToolResult(
-                blocks=[TextBlock(text=verdict_text(verdict, after=after).plain)],
-                is_error=not verdict.passed,
-            ),
-            latency_s=elapsed_s,
+        self.session.record_verdict(
+            verdict,
+            after=after,
+            headline=verdict_headline(verdict),
+            text=verdict_text(verdict, after=after).plain,
+            elapsed_s=elapsed_s,
         )
-        app.entries.append(entry)
-        app.history.add_entry(entry)
         severity = "information" if verdict.passed else "error"
         self.notify(
             verdict_headline(verdict),

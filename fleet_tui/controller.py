@@ -1,0 +1,358 @@
+"""The session a person drives: one target, its env and tools, the calls made, the episode.
+
+`SessionController` knows no UI. Its methods are the things a person does (connect,
+reconnect, call, reset, start a task, record a verdict, close); the app runs the slow ones in
+its workers and shows what they return. Changes others follow (a call added or finished, a line
+of connection progress, an env closed) reach the listeners given to `subscribe` as typed events,
+in the order they happen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel
+
+from fleet_tui.envs.base import (
+    Env,
+    EnvError,
+    EnvInfo,
+    ResetResult,
+    Task,
+    TextBlock,
+    Tool,
+    ToolResult,
+    Verdict,
+)
+from fleet_tui.targets import Target, make_env
+from fleet_tui.tasks.provision import task_target
+from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
+
+CLOSE_TIMEOUT_S = 60.0
+
+
+def describe(error: BaseException) -> str:
+    """One line for the user, from an EnvError, an ExceptionGroup or anything else."""
+    if isinstance(error, EnvError):
+        return error.message
+    if isinstance(error, BaseExceptionGroup) and error.exceptions:
+        return describe(error.exceptions[0])
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+class ConnectionState(StrEnum):
+    IDLE = "idle"
+    """Connecting was cancelled: nothing is open."""
+    CONNECTING = "connecting"
+    RECONNECTING = "reconnecting"
+    """Reopening the connections of the env we have (its instance is kept)."""
+    CONNECTED = "connected"
+    DISCONNECTED = "disconnected"
+    """Connecting failed."""
+
+
+class CallStatus(StrEnum):
+    RUNNING = "running"
+    OK = "ok"
+    ERROR = "error"
+    """The tool answered with an error (or a verifier could not run)."""
+    FAILED = "failed"
+    """No answer: the call (or a reset) raised."""
+    CANCELLED = "cancelled"
+    PASS = "pass"
+    FAIL = "fail"
+
+
+class CallRecord(BaseModel):
+    """One call (or another step worth keeping: a reset, a verdict) and how it went."""
+
+    number: int
+    tool: str
+    """The tool's name, or `<reset>` / `<verify>` for the other steps."""
+    arguments: dict[str, Any]
+    status: CallStatus = CallStatus.RUNNING
+    result: ToolResult | None = None
+    message: str = ""
+    """Why a call failed (when there is no result), or what another step said."""
+    latency_s: float | None = None
+
+    @property
+    def is_call(self) -> bool:
+        return not self.tool.startswith("<")
+
+
+@dataclass
+class Episode:
+    """Episode counters for envs that report rewards (OpenEnv)."""
+
+    steps: int = 0
+    last_reward: float | None = None
+    total_reward: float = 0.0
+    done: bool = False
+    seen: bool = False
+
+    def record(self, reward: float | None, done: bool | None) -> None:
+        self.steps += 1
+        if reward is not None or done is not None:
+            self.seen = True
+        if reward is not None:
+            self.last_reward = reward
+            self.total_reward += reward
+        if done is not None:
+            self.done = done
+
+
+@dataclass(frozen=True)
+class CallAdded:
+    record: CallRecord
+
+
+@dataclass(frozen=True)
+class CallFinished:
+    record: CallRecord
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A line of connection progress (may come from another thread)."""
+
+    line: str
+
+
+@dataclass(frozen=True)
+class EnvClosed:
+    info: EnvInfo
+    failure: str | None = None
+    """Why closing failed, if it did."""
+
+
+SessionEvent = CallAdded | CallFinished | Progress | EnvClosed
+
+
+class SessionController:
+    """The target, env, tools, connection state, episode, call records and queued actions."""
+
+    def __init__(self, target: Target, env_factory: Callable[[Target], Env] = make_env) -> None:
+        self.target = target
+        self.env_factory = env_factory
+        self.env: Env | None = None
+        self.tools: list[Tool] = []
+        self.state = ConnectionState.CONNECTING
+        self.connected_at: float | None = None
+        self.episode = Episode()
+        self.records: list[CallRecord] = []
+        self.pending_actions: list[dict[str, Any]] = []
+        """Computer actions asked for while a call ran: they run after it."""
+        self.env_closes: set[asyncio.Task[None]] = set()
+        """Closes under way, each in a task of its own that an exit does not cancel."""
+        self.close_problems: list[str] = []
+        """Why a close left something running (to tell the user at the end)."""
+        self._seen_warnings: set[str] = set()
+        self._listeners: list[Callable[[SessionEvent], None]] = []
+
+    def subscribe(self, listener: Callable[[SessionEvent], None]) -> None:
+        """Call `listener` with every event, after the listeners subscribed before it."""
+        self._listeners.append(listener)
+
+    def _emit(self, event: SessionEvent) -> None:
+        for listener in self._listeners:
+            listener(event)
+
+    def _progress(self, line: str) -> None:
+        self._emit(Progress(line))
+
+    # -- what the session has ----------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self.env is not None and self.state == ConnectionState.CONNECTED
+
+    @property
+    def computer_use(self) -> bool:
+        return any(t.name == COMPUTER_TOOL for t in self.tools)
+
+    def tool_named(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def new_warnings(self) -> list[str]:
+        """The env's warnings not returned before (a failed heartbeat, a tool-name clash, ...)."""
+        warnings = self.env.warnings() if self.env else []
+        fresh = [w for w in warnings if w not in self._seen_warnings]
+        self._seen_warnings.update(fresh)
+        return fresh
+
+    def last_call(self) -> CallRecord | None:
+        """The latest call that finished (what a verdict follows)."""
+        calls = [r for r in self.records if r.is_call and r.status != CallStatus.RUNNING]
+        return calls[-1] if calls else None
+
+    # -- connecting --------------------------------------------------------------------------------
+
+    def start_connecting(self, reopen: bool = False) -> None:
+        """Mark the session as connecting (`reopen`: reopening the connected env's connections,
+        keeping its instance); `connect` then does it."""
+        reopening = reopen and self.connected
+        self.state = ConnectionState.RECONNECTING if reopening else ConnectionState.CONNECTING
+
+    async def connect(self) -> list[Tool]:
+        """Connect (or reopen, see `start_connecting`) and list the tools. A cancelled connect
+        closes what it created; a failed one leaves the session disconnected and raises."""
+        reconnect = getattr(self.env, "reconnect", None)
+        try:
+            if self.env is not None and self.state == ConnectionState.RECONNECTING and reconnect:
+                await reconnect(self._progress)
+            else:
+                if self.env is not None:
+                    await self.close_env()
+                self.env = self.env_factory(self.target)
+                await self.env.connect(self._progress)
+            tools = await self.env.list_tools(refresh=True)
+        except asyncio.CancelledError:
+            self._progress("Cancelled: closing what was created…")
+            await asyncio.shield(self.close_env())
+            self.state = ConnectionState.IDLE
+            raise
+        except Exception:
+            self.state = ConnectionState.DISCONNECTED
+            raise
+        self.state = ConnectionState.CONNECTED
+        self.connected_at = self.connected_at or time.monotonic()
+        self.tools = tools
+        return tools
+
+    # -- calls -------------------------------------------------------------------------------------
+
+    def add_record(self, tool: str, arguments: dict[str, Any]) -> CallRecord:
+        """A new running record, numbered after the others."""
+        record = CallRecord(number=len(self.records) + 1, tool=tool, arguments=arguments)
+        self.records.append(record)
+        self._emit(CallAdded(record))
+        return record
+
+    def _finish(
+        self, record: CallRecord, status: CallStatus, started: float, message: str = ""
+    ) -> None:
+        record.status = status
+        record.message = message
+        record.latency_s = record.result.latency_s if record.result else time.monotonic() - started
+        self._emit(CallFinished(record))
+
+    async def call(self, record: CallRecord) -> ToolResult | None:
+        """Make the call `record` stands for; None when it raised (`record.message` says why).
+        A computer action that shows nothing is followed by a screenshot (queued)."""
+        assert self.env is not None
+        started = time.monotonic()
+        try:
+            result = await self.env.call_tool(record.tool, record.arguments)
+        except asyncio.CancelledError:
+            self._finish(record, CallStatus.CANCELLED, started, message="Cancelled by the user.")
+            self.pending_actions.clear()
+            raise
+        except Exception as error:
+            self._finish(record, CallStatus.FAILED, started, message=describe(error))
+            return None
+        record.result = result
+        self._finish(record, CallStatus.ERROR if result.is_error else CallStatus.OK, started)
+        self.episode.record(result.reward, result.done)
+        shown = result.images() and self.computer_use
+        acted = record.tool == COMPUTER_TOOL and record.arguments.get("action") != "screenshot"
+        if acted and not shown:
+            self.pending_actions.insert(0, {"action": "screenshot"})
+        return result
+
+    def next_pending(self) -> CallRecord | None:
+        """A record for the next queued computer action, if connected."""
+        if not (self.pending_actions and self.state == ConnectionState.CONNECTED):
+            return None
+        return self.add_record(COMPUTER_TOOL, self.pending_actions.pop(0))
+
+    # -- reset, tasks, verdicts --------------------------------------------------------------------
+
+    async def reset(self, seed: int | None) -> tuple[CallRecord, ResetResult | None]:
+        """Reset the env (a new episode); the outcome is None when the reset raised."""
+        assert self.env is not None
+        record = self.add_record("<reset>", {} if seed is None else {"seed": seed})
+        started = time.monotonic()
+        try:
+            outcome = await self.env.reset(seed)
+        except Exception as error:
+            self._finish(record, CallStatus.FAILED, started, message=describe(error))
+            return record, None
+        record.result = outcome.result
+        self.episode = Episode()
+        message = outcome.message or ("Reset done." if outcome.success else "Reset failed.")
+        status = CallStatus.OK if outcome.success else CallStatus.FAILED
+        self._finish(record, status, started, message=message)
+        return record, outcome
+
+    def switch_target(self, target: Target) -> None:
+        """Aim at another target; the next `connect` closes the env we have and opens its."""
+        self.target = target
+
+    def start_task(self, task: Task) -> bool:
+        """Aim the session at `task`: True when its env must be provisioned (connect), False
+        when resetting the env we have starts it. EnvError when its env cannot be reached."""
+        env = self.env
+        fleet = self.target.kind in ("fleet", "local")
+        if env is None or (fleet and not same_env(task, env.info)):
+            self.switch_target(task_target(task, self.target))
+            return True
+        if self.target.kind == "openenv" and task.split is not None:
+            # OpenEnvEnv resets into its session's task (split, index).
+            getattr(env, "inner", env).task = (task.split, task.index)
+        return False
+
+    def record_verdict(
+        self, verdict: Verdict, *, after: str | None, headline: str, text: str, elapsed_s: float
+    ) -> CallRecord:
+        """Keep a verifier's verdict among the records, after the step it followed."""
+        if not verdict.success:
+            status = CallStatus.ERROR
+        else:
+            status = CallStatus.PASS if verdict.passed else CallStatus.FAIL
+        record = CallRecord(
+            number=len(self.records) + 1,
+            tool="<verify>",
+            arguments={"task": verdict.task_key, "after": after or "start"},
+            status=status,
+            message=headline,
+            result=ToolResult(blocks=[TextBlock(text=text)], is_error=not verdict.passed),
+            latency_s=elapsed_s,
+        )
+        self.records.append(record)
+        self._emit(CallAdded(record))
+        return record
+
+    # -- closing -----------------------------------------------------------------------------------
+
+    async def close_env(self) -> None:
+        """Close the env in a task of its own: if the app exits meanwhile (a signal, a crash),
+        its workers are cancelled but the close goes on, and `close` waits for it."""
+        env, self.env = self.env, None
+        if env is None:
+            return
+        closing = asyncio.create_task(self._close(env), name="fleet-tui-close")
+        self.env_closes.add(closing)
+        closing.add_done_callback(self.env_closes.discard)
+        await asyncio.shield(closing)
+
+    async def _close(self, env: Env) -> None:
+        warnings_before = set(env.warnings())
+        failure = None
+        try:
+            await asyncio.wait_for(env.close(), CLOSE_TIMEOUT_S)
+        except Exception as error:
+            failure = describe(error)
+            self.close_problems.append(f"closing failed: {failure}")
+        self.close_problems += [w for w in env.warnings() if w not in warnings_before]
+        self._emit(EnvClosed(env.info, failure))
+
+    async def close(self) -> None:
+        """Close what is still open and wait for closes under way: the session's last step."""
+        await self.close_env()
+        await asyncio.gather(*self.env_closes)
