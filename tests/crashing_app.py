@@ -9,6 +9,7 @@ from textual.binding import Binding
 
 from fleet_tui.cli import main
 from fleet_tui.ui import app as app_module
+from fleet_tui.ui import run
 
 
 class CrashingApp(app_module.FleetTuiApp):
@@ -20,5 +21,5 @@ class CrashingApp(app_module.FleetTuiApp):
 
 
 if __name__ == "__main__":
-    app_module.FleetTuiApp = CrashingApp
+    run.FleetTuiApp = CrashingApp
     raise SystemExit(main())

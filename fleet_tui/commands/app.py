@@ -52,6 +52,6 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     target = target_from_args(args)
-    from fleet_tui.ui.app import run_app
+    from fleet_tui.ui.run import run_app
 
     return run_app(target, args)

@@ -4,7 +4,7 @@ The session (target, env, tools, call records, episode) is `app.controller`, a
 `SessionController`: the app shows its events and runs its slow steps in workers. One
 connection worker (connect, reconnect), one call worker at a time (group "call", cancelled by
 esc), and a shutdown worker that closes what fleet-tui created before the app exits.
-`run_until_closed` closes whatever is still open after the app ended another way (SIGTERM,
+`ui/run.py` closes whatever is still open after the app ended another way (SIGTERM,
 SIGHUP, a crash).
 
 Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,8 +43,7 @@ from fleet_tui.controller import (
     SessionEvent,
     describe,
 )
-from fleet_tui.envs.base import EndpointState, Env, EnvError, EnvInfo, ResetResult, Tool
-from fleet_tui.stop_signals import stop_on_signals
+from fleet_tui.envs.base import EndpointState, Env, EnvInfo, ResetResult, Tool
 from fleet_tui.targets import Target, make_env
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import clean, name_line, one_line, visible
@@ -678,47 +676,3 @@ def _title(entry: CallRecord) -> str:
 
 def _args_text(arguments: dict[str, Any]) -> str:
     return one_line(", ".join(f"{k}={v}" for k, v in arguments.items()), 80)
-
-
-def run_app(target: Target, args: Any = None) -> int:
-    """Run the app on `target` until the user quits; returns the exit code."""
-    try:
-        images.choose_backend(getattr(args, "image_backend", None))
-    except ValueError as error:
-        raise EnvError(str(error)) from None
-    images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
-    from fleet_tui.ui.widgets.task_features import TaskFeatures
-
-    features = TaskFeatures.from_args(target, args)
-    keep_note: list[str] = []
-    app = FleetTuiApp(
-        target,
-        keep_note=keep_note,
-        env_factory=features.env_factory,
-        image_folder=features.images_folder,
-    )
-    app.extensions.append(features.install)
-    try:
-        code = asyncio.run(run_until_closed(app))
-    finally:
-        keep_note += features.close()
-    for line in keep_note:
-        print(line)
-    return code
-
-
-async def run_until_closed(app: FleetTuiApp) -> int:
-    """Run the app, then close what it created — after a quit, an unhandled exception (exit
-    code 1), or SIGTERM or SIGHUP (the app exits at once; 128 + the signal's number).
-    Textual has restored the terminal by then; closing is bounded by its timeouts."""
-    with stop_on_signals(app.exit) as stop:
-        try:
-            await app.run_async()
-        finally:
-            session = app.controller
-            if session.env is not None or session.env_closes:
-                print("fleet-tui: closing what fleet-tui created…", file=sys.stderr, flush=True)
-            await session.close()
-            for problem in session.close_problems:
-                print(f"fleet-tui: {clean(problem)}", file=sys.stderr, flush=True)
-    return stop.exit_code or app.return_code or 0

@@ -1,0 +1,58 @@
+"""Run the app on a target until it is closed, then close what it created, however it ended:
+a quit, an unhandled exception, SIGTERM or SIGHUP."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+from fleet_tui.envs.base import EnvError
+from fleet_tui.stop_signals import stop_on_signals
+from fleet_tui.targets import Target
+from fleet_tui.ui import images
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.safe_text import clean
+from fleet_tui.ui.widgets.task_features import TaskFeatures
+
+
+def run_app(target: Target, args: Any = None) -> int:
+    """Run the app on `target` until the user quits; returns the exit code."""
+    try:
+        images.choose_backend(getattr(args, "image_backend", None))
+    except ValueError as error:
+        raise EnvError(str(error)) from None
+    images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
+    features = TaskFeatures.from_args(target, args)
+    keep_note: list[str] = []
+    app = FleetTuiApp(
+        target,
+        keep_note=keep_note,
+        env_factory=features.env_factory,
+        image_folder=features.images_folder,
+    )
+    app.extensions.append(features.install)
+    try:
+        code = asyncio.run(run_until_closed(app))
+    finally:
+        keep_note += features.close()
+    for line in keep_note:
+        print(line)
+    return code
+
+
+async def run_until_closed(app: FleetTuiApp) -> int:
+    """Run the app, then close what it created — after a quit, an unhandled exception (exit
+    code 1), or SIGTERM or SIGHUP (the app exits at once; 128 + the signal's number).
+    Textual has restored the terminal by then; closing is bounded by its timeouts."""
+    with stop_on_signals(app.exit) as stop:
+        try:
+            await app.run_async()
+        finally:
+            session = app.controller
+            if session.env is not None or session.env_closes:
+                print("fleet-tui: closing what fleet-tui created…", file=sys.stderr, flush=True)
+            await session.close()
+            for problem in session.close_problems:
+                print(f"fleet-tui: {clean(problem)}", file=sys.stderr, flush=True)
+    return stop.exit_code or app.return_code or 0
