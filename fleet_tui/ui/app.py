@@ -47,17 +47,14 @@ from fleet_tui.envs.base import EndpointState, Env, EnvInfo, ResetResult, Tool
 from fleet_tui.targets import Target, make_env
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import clean, name_line, one_line, visible
-from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command, target_options
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry
 from fleet_tui.ui.keymap import AREAS, bindings_for, key_label, palette_actions
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
 from fleet_tui.ui.screens.help import HelpScreen
-from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.screens.reset_screen import ResetScreen
 from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.history import HistoryTable
-from fleet_tui.ui.widgets.image_view import ImageView
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
@@ -550,27 +547,6 @@ class FleetTuiApp(App[int]):
         self.env_reset.publish(outcome)
         if self.controller.computer_use:
             await self._call(self.controller.add_record(COMPUTER_TOOL, {"action": "screenshot"}))
-
-    # -- images ----------------------------------------------------------------------------------
-
-    def open_image(self, view: ImageView) -> None:
-        if view.picture is not None:
-            self.push_screen(ImageScreen(view))
-
-    def save_image(self, view: ImageView) -> None:
-        """Write the image shown in `view` as a PNG in the current folder (in a thread)."""
-        if view.picture is None or view.data is None:
-            self.notify("Not saved: no image to save", severity="error", markup=False)
-            return
-        self.run_worker(self._save_image(view.data, view.mime_type), exit_on_error=False)
-
-    async def _save_image(self, data: bytes, mime_type: str) -> None:
-        try:
-            path = await asyncio.to_thread(images.save_png, data, mime_type, Path.cwd())
-        except (ValueError, OSError) as error:
-            self.notify(f"Not saved: {error}", severity="error", markup=False)
-            return
-        self.notify(f"Saved {path}", markup=False)
 
     # -- help, palette, copy ---------------------------------------------------------------------
 

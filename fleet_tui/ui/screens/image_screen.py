@@ -40,4 +40,4 @@ class ImageScreen(ModalScreen[tuple[int, int] | None]):
             self.dismiss((event.x, event.y))
 
     def action_save_image(self) -> None:
-        self.app.save_image(self.query_one(ImageView))
+        self.query_one(ImageView).save()

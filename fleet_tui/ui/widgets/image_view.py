@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from PIL import Image as PILImage
 from textual import events
@@ -100,6 +101,21 @@ class ImageView(Widget):
                 exclusive=True,
                 exit_on_error=False,
             )
+
+    def save(self) -> None:
+        """Write the image as a PNG in the current folder (in a thread); a toast says where."""
+        if self.picture is None or self.data is None:
+            self.app.notify("Not saved: no image to save", severity="error", markup=False)
+            return
+        self.app.run_worker(self._save(self.data, self.mime_type), exit_on_error=False)
+
+    async def _save(self, data: bytes, mime_type: str) -> None:
+        try:
+            path = await asyncio.to_thread(images.save_png, data, mime_type, Path.cwd())
+        except (ValueError, OSError) as error:
+            self.app.notify(f"Not saved: {error}", severity="error", markup=False)
+            return
+        self.app.notify(f"Saved {path}", markup=False)
 
     async def _decode(self, data: bytes, mime_type: str) -> None:
         folder = getattr(self.app, "image_folder", None)

@@ -23,6 +23,7 @@ from fleet_tui.ui.result_format import (
     TextPart,
 )
 from fleet_tui.ui.safe_text import literal
+from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.widgets.image_view import ImageView
 from fleet_tui.ui.widgets.json_tree import JsonTree
 from fleet_tui.ui.widgets.text_pager import PagerText, TextPager
@@ -151,14 +152,15 @@ class ResultView(Vertical):
         if view is None:
             self.notify("This result has no image.", severity="warning")
             return
-        self.app.open_image(view)
+        if view.picture is not None:
+            self.app.push_screen(ImageScreen(view))
 
     def action_save_image(self) -> None:
         view = self.current_image()
         if view is None:
             self.notify("This result has no image.", severity="warning")
             return
-        self.app.save_image(view)
+        view.save()
 
     def select_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{tab}"

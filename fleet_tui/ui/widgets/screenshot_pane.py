@@ -167,4 +167,4 @@ class ScreenshotPane(Vertical, can_focus=True):
         self.app.push_screen(ImageScreen(self.image, clickable=True), clicked)
 
     def action_save_image(self) -> None:
-        self.app.save_image(self.image)
+        self.image.save()
