@@ -46,10 +46,10 @@ from fleet_tui.controller import (
 from fleet_tui.envs.base import EndpointState, Env, EnvInfo, ResetResult, Tool
 from fleet_tui.targets import Target, make_env
 from fleet_tui.tasks.start import COMPUTER_TOOL
-from fleet_tui.text import clean, name_line, one_line, visible
+from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.call_command import call_command, target_options
-from fleet_tui.ui.commands import FleetCommands, PaletteEntry
-from fleet_tui.ui.keymap import AREAS, bindings_for, key_label, palette_actions
+from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
+from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.screens.reset_screen import ResetScreen
@@ -565,43 +565,12 @@ class FleetTuiApp(App[int]):
         self.push_screen(HelpScreen(self.focused_area()))
 
     def palette_entries(self) -> list[PaletteEntry]:
-        areas = {
-            getattr(widget, "HELP_AREA", ""): widget
-            for widget in self.query(
-                "ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane"
-            )
-            if widget.display
-        }
-        entries = []
-        for action in palette_actions():
-            target = self if action.area == "global" else areas.get(action.area)
-            if target is None:
-                continue
-            title = action.description
-            if action.area != "global":
-                title = f"{AREAS[action.area]}: {title[0].lower()}{title[1:]}"
-            entries.append(
-                PaletteEntry(
-                    title, f"key {key_label(action.key)}", self._runner(action.name, target)
-                )
-            )
-        for tool in self.controller.tools:
-            entries.append(
-                PaletteEntry(
-                    f"Call tool {visible(tool.name)}", tool.description, self._tool_opener(tool)
-                )
-            )
-        return entries
+        return palette_entries(self, self.controller.tools, self.open_tool)
 
-    def _runner(self, action: str, target: Any) -> Callable[[], Any]:
-        return lambda: self.run_action(action, default_namespace=target)
-
-    def _tool_opener(self, tool: Tool) -> Callable[[], Any]:
-        async def open_tool() -> None:
-            self.action_show_tools()
-            self.tool_list.select(tool.name)
-
-        return open_tool
+    async def open_tool(self, name: str) -> None:
+        """Show the tool list with `name` selected (the palette's "Call tool …")."""
+        self.action_show_tools()
+        self.tool_list.select(name)
 
     def current_command(self) -> str | None:
         panel = self.tool_panel

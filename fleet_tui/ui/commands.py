@@ -1,6 +1,6 @@
 """The command palette: every named action, plus "Call tool …" for each tool.
 
-Entries come from `FleetTuiApp.palette_entries()`. Titles and help come from the env (a tool's
+`palette_entries` makes the entries the app offers. Titles and help come from the env (a tool's
 name and description) and are handed to the palette as Text and Content, never as strings: the
 palette parses strings as markup, and escaping cannot save a tag left open or cut at the help's
 length.
@@ -8,18 +8,22 @@ length.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
 from rich.text import Text
+from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import FuzzySearch
 
-from fleet_tui.text import one_line
+from fleet_tui.envs.base import Tool
+from fleet_tui.text import one_line, visible
+from fleet_tui.ui.keymap import AREAS, key_label, palette_actions
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
+AREA_WIDGETS = "ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane"
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,32 @@ class PaletteEntry:
     title: str
     help: str
     run: Callable[[], Any]
+
+
+def palette_entries(
+    app: App[Any], tools: list[Tool], open_tool: Callable[[str], Any]
+) -> list[PaletteEntry]:
+    """The app's actions and those of the areas on screen, then "Call tool NAME" for each
+    tool (`open_tool(name)` opens its form)."""
+    areas = {
+        getattr(widget, "HELP_AREA", ""): widget
+        for widget in app.query(AREA_WIDGETS)
+        if widget.display
+    }
+    entries = []
+    for action in palette_actions():
+        target = app if action.area == "global" else areas.get(action.area)
+        if target is None:
+            continue
+        title = action.description
+        if action.area != "global":
+            title = f"{AREAS[action.area]}: {title[0].lower()}{title[1:]}"
+        run = partial(app.run_action, action.name, default_namespace=target)
+        entries.append(PaletteEntry(title, f"key {key_label(action.key)}", run))
+    for tool in tools:
+        title = f"Call tool {visible(tool.name)}"
+        entries.append(PaletteEntry(title, tool.description, partial(open_tool, tool.name)))
+    return entries
 
 
 def _help(entry: PaletteEntry) -> Content:
