@@ -130,7 +130,7 @@ async def time_in_app(host: LocalHost) -> dict[str, float]:
     app = FleetTuiApp(target, env_factory=lambda t: WithWideTools(make_env(t)))
     times: dict[str, list[float]] = {f"wide_{n}": [] for n in APP_SIZES}
     async with app.run_test(size=(120, 36)) as pilot:
-        while not (app.connection_state == "connected" and app.tools):
+        while not (app.controller.state == "connected" and app.controller.tools):
             await pilot.pause(0.05)
         for _ in range(RUNS + 1):
             for name in times:
