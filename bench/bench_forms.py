@@ -113,14 +113,14 @@ class WithWideTools:
     """A real env whose tool list also has a tool of each size in APP_SIZES (`wide_0`...)."""
 
     def __init__(self, env: Env) -> None:
-        self._env = env
+        self.inner = env
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._env, name)
+        return getattr(self.inner, name)
 
     async def list_tools(self, refresh: bool = False) -> list[Tool]:
         wide = [Tool(name=f"wide_{n}", input_schema=wide_schema(n)) for n in APP_SIZES]
-        return [*await self._env.list_tools(refresh), *wide]
+        return [*await self.inner.list_tools(refresh), *wide]
 
 
 async def time_in_app(host: LocalHost) -> dict[str, float]:

@@ -29,6 +29,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     Verdict,
 )
+from fleet_tui.envs.capabilities import Reconnectable, ResetsIntoTask, unwrapped
 from fleet_tui.targets import Target, make_env
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
@@ -202,10 +203,10 @@ class SessionController:
     async def connect(self) -> list[Tool]:
         """Connect (or reopen, see `start_connecting`) and list the tools. A cancelled connect
         closes what it created; a failed one leaves the session disconnected and raises."""
-        reconnect = getattr(self.env, "reconnect", None)
+        env = unwrapped(self.env)
         try:
-            if self.env is not None and self.state == ConnectionState.RECONNECTING and reconnect:
-                await reconnect(self._progress)
+            if self.state == ConnectionState.RECONNECTING and isinstance(env, Reconnectable):
+                await env.reconnect(self._progress)
             else:
                 if self.env is not None:
                     await self.close_env()
@@ -302,9 +303,9 @@ class SessionController:
         if env is None or (fleet and not same_env(task, env.info)):
             self.switch_target(task_target(task, self.target))
             return True
-        if self.target.kind == "openenv" and task.split is not None:
-            # OpenEnvEnv resets into its session's task (split, index).
-            getattr(env, "inner", env).task = (task.split, task.index)
+        inner = unwrapped(env)
+        if task.split is not None and isinstance(inner, ResetsIntoTask):
+            inner.task = (task.split, task.index)
         return False
 
     def record_verdict(

@@ -232,9 +232,6 @@ class OpenEnvEnv:
     ) -> list[Task]:
         return await self.http.task_range(split, start, stop, env)
 
-    async def task(self, split: str, index: int, env: str | None = None) -> Task:
-        return await self.http.task(split, index, env)
-
     # -- the socket ---------------------------------------------------------------------------
 
     async def _open_socket(self) -> None:

@@ -1,14 +1,14 @@
 """An Env wrapper that records connect, reset and every call (before it is sent) and result.
 
-Anything else (`query`, `resources`, `reconnect`, `sdk_env`, ...) passes straight through to
-the wrapped env, unrecorded.
+It speaks only the `Env` protocol; the wrapped env's capabilities (`reconnect`, SQLite
+resources, ...) are reached, unrecorded, through `envs.capabilities.unwrapped`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fleet_tui.envs.base import Env, EnvError, Progress, ResetResult, ToolResult
+from fleet_tui.envs.base import Env, EnvError, EnvInfo, Progress, ResetResult, ToolResult
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.text import named_error
 
@@ -17,15 +17,12 @@ class RecordingEnv:
     """Wraps `env`, writing its events to `recorder`."""
 
     def __init__(self, env: Env, recorder: SessionRecorder, target: Any = None) -> None:
-        self.inner = env
+        self.inner: Env = env
         self.recorder = recorder
         self.target = target
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
     @property
-    def info(self):  # type: ignore[no-untyped-def]
+    def info(self) -> EnvInfo:
         return self.inner.info
 
     async def connect(self, progress: Progress | None = None) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fleet_tui.envs.base import Env, EnvError, Task, Verdict
+from fleet_tui.envs.capabilities import FleetInstance, HasSqliteResources, unwrapped
 from fleet_tui.tasks.local_verify import (
     DEFAULT_TIMEOUT_S,
     STARTUP_TIMEOUT_S,
@@ -50,13 +51,13 @@ class AdHocVerifier:
 
 
 def query_fn(env: Env, resource: str) -> QueryFn:
-    """A QueryFn over one SQLite resource of an env that offers `query(resource, sql)`."""
-    query = getattr(env, "query", None)
-    if query is None:
+    """A QueryFn over one SQLite resource of an env that has them."""
+    inner = unwrapped(env)
+    if not isinstance(inner, HasSqliteResources):
         raise EnvError("this env has no SQLite resources to read (use a Fleet or --local env)")
 
     async def run(sql: str) -> Rows:
-        return rows_of(await query(resource, sql))
+        return rows_of(await inner.query(resource, sql))
 
     return run
 
@@ -71,11 +72,11 @@ def rows_of(response: Any) -> Rows:
 
 async def resource_names(env: Env) -> list[str]:
     """Names of the env's SQLite resources."""
-    resources = getattr(env, "resources", None)
-    if resources is None:
+    inner = unwrapped(env)
+    if not isinstance(inner, HasSqliteResources):
         return []
     names = []
-    for resource in await resources():
+    for resource in await inner.resources():
         kind = resource.get("type") if isinstance(resource, dict) else getattr(resource, "type", "")
         name = resource.get("name") if isinstance(resource, dict) else resource.name
         if str(getattr(kind, "value", kind)) in ("sqlite", "db"):
@@ -164,9 +165,9 @@ async def verify_remote_isolated(
     code (which the SDK runs on this machine), then `timeout_s` + REMOTE_GRACE_S for the run;
     the host is asked to stop the verifier after `timeout_s`.
     """
-    fleet = getattr(env, "fleet", None)
-    info = getattr(env, "info", None)
-    if fleet is None or info is None or not info.instance_id:
+    inner = unwrapped(env)
+    fleet = inner.fleet if isinstance(inner, FleetInstance) else None
+    if fleet is None or not env.info.instance_id:
         raise EnvError(
             "remote verification needs a Fleet env (ENV_KEY, --instance or --local); "
             "use the local verifier mode for other envs"
@@ -178,7 +179,7 @@ async def verify_remote_isolated(
         return problem
     request = {
         "base_url": fleet.client.base_url,
-        "instance_id": info.instance_id,
+        "instance_id": env.info.instance_id,
         "task": task.model_dump(mode="json"),
         "final_answer": final_answer,
         "timeout_s": timeout_s,

@@ -44,6 +44,7 @@ from fleet_tui.controller import (
     describe,
 )
 from fleet_tui.envs.base import EndpointState, Env, EnvInfo, ResetResult, Tool
+from fleet_tui.envs.capabilities import Heartbeating, unwrapped
 from fleet_tui.targets import Target, make_env
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import clean, name_line, one_line
@@ -193,6 +194,7 @@ class FleetTuiApp(App[int]):
         env = session.env
         idle = session.state == ConnectionState.IDLE
         endpoints = env.endpoints() if env is not None and not idle else []
+        inner = unwrapped(env)
         self.query_one(StatusBar).update(
             status_text(
                 session.target.describe(),
@@ -201,7 +203,7 @@ class FleetTuiApp(App[int]):
                 session.episode,
                 state=session.state,
                 connected_at=session.connected_at,
-                heartbeat=getattr(env, "heartbeat_state", None),
+                heartbeat=inner.heartbeat_state if isinstance(inner, Heartbeating) else None,
             )
         )
         if session.state == ConnectionState.CONNECTED:

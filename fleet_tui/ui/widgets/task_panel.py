@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Static
 
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import EnvError, Task, Tool, Verdict
+from fleet_tui.envs.capabilities import HasTaskRoutes, unwrapped
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.start import takes_final_answer, tools_for_modality
@@ -193,15 +194,16 @@ class TaskPanel(Vertical):
     @work(group="openenv-tasks", exclusive=True, exit_on_error=False)
     async def _load_openenv_tasks(self) -> None:
         """The tasks an OpenEnv server serves on its task routes (imported envs have them)."""
-        env = self.session.env
+        env = unwrapped(self.session.env)
+        if not isinstance(env, HasTaskRoutes):
+            self.query_one(VerdictView).show_message("No tasks from the server: no task routes")
+            return
         try:
-            splits = await env.splits()  # type: ignore[union-attr]
             tasks: list[Task] = []
-            for split in splits:
-                tasks += await env.task_range(split["name"], 0, OPENENV_TASK_LIMIT)  # type: ignore[union-attr]
-        except (EnvError, AttributeError) as error:
-            message = error.message if isinstance(error, EnvError) else "no task routes"
-            self.query_one(VerdictView).show_message(f"No tasks from the server: {message}")
+            for split in await env.splits():
+                tasks += await env.task_range(split["name"], 0, OPENENV_TASK_LIMIT)
+        except EnvError as error:
+            self.query_one(VerdictView).show_message(f"No tasks from the server: {error.message}")
             return
         if not tasks:
             self.query_one(VerdictView).show_message("The server has no task routes.")

@@ -1,0 +1,89 @@
+"""What some environments can do beyond the `Env` protocol, as protocols checked with isinstance.
+
+An adapter offers a capability by having its methods; a caller asks with
+`isinstance(unwrapped(env), Reconnectable)`. `unwrapped` looks through wrappers (the session
+recorder's `RecordingEnv`), which speak only the `Env` protocol themselves and so claim no
+capability the env they wrap lacks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from fleet_tui.envs.base import Env, EnvInfo, Progress, Task
+
+if TYPE_CHECKING:
+    import fleet
+
+
+@runtime_checkable
+class WrapsEnv(Protocol):
+    """An env that passes the `Env` protocol on to `inner` (adding, say, recording)."""
+
+    inner: Env
+
+
+def unwrapped(env: Env | None) -> Env | None:
+    """The env under any wrappers: the one whose capabilities count (None for no env)."""
+    while isinstance(env, WrapsEnv):
+        env = env.inner
+    return env
+
+
+@runtime_checkable
+class Reconnectable(Protocol):
+    """Can reopen its connections after they dropped, keeping its instance."""
+
+    async def reconnect(self, progress: Progress | None = None) -> None: ...
+
+
+@runtime_checkable
+class HasSqliteResources(Protocol):
+    """Has named resources, some of them SQLite databases that read-only SQL can query."""
+
+    async def resources(self) -> list[Any]:
+        """Resource objects with `.name` and `.type` ("sqlite", ...)."""
+        ...
+
+    async def query(self, resource: str, sql: str, args: list[Any] | None = None) -> Any:
+        """A query response with `success`, `columns`, `rows` and `error`."""
+        ...
+
+
+@runtime_checkable
+class HasTaskRoutes(Protocol):
+    """Serves its tasks by split (the task routes of an imported OpenEnv server)."""
+
+    async def splits(self, env: str | None = None) -> list[dict[str, Any]]: ...
+
+    async def num_tasks(self, split: str, env: str | None = None) -> int: ...
+
+    async def task_range(
+        self, split: str, start: int = 0, stop: int | None = None, env: str | None = None
+    ) -> list[Task]: ...
+
+
+@runtime_checkable
+class ResetsIntoTask(Protocol):
+    """Each reset starts the task `task` names (split, index) when it is set."""
+
+    task: tuple[str, int] | None
+
+
+@runtime_checkable
+class FleetInstance(Protocol):
+    """One instance on a Fleet host: its SDK client (`fleet`) once connected, for remote
+    verifiers, and its id in `info.instance_id`."""
+
+    info: EnvInfo
+    fleet: fleet.AsyncFleet | None
+
+
+@runtime_checkable
+class Heartbeating(Protocol):
+    """Keeps its instance alive with heartbeats and says how the latest went."""
+
+    @property
+    def heartbeat_state(self) -> str | None:
+        """`ok HH:MM:SS` / `failed HH:MM:SS`, `pending` before the first; None when off."""
+        ...
