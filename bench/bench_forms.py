@@ -26,9 +26,10 @@ from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
 from fleet_tui.envs.base import Env, Tool
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import Target
 from fleet_tui.forms import build_form
 from fleet_tui.local.runner import LocalHost, start_local_host
-from fleet_tui.targets import Target, make_env
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.field_preview import PreviewWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm

@@ -30,7 +30,8 @@ from fleet_tui.envs.base import (
     Verdict,
 )
 from fleet_tui.envs.capabilities import Reconnectable, ResetsIntoTask, unwrapped
-from fleet_tui.targets import Target, make_env
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import Target
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
 

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fleet_tui.envs.base import Env, ToolResult
-from fleet_tui.targets import make_env
+from fleet_tui.envs.factory import make_env
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import call, hold_cursors_still, local_target, wait_connected, wait_idle
 

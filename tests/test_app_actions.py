@@ -7,7 +7,7 @@ import socket
 import pytest
 from textual import events
 
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from tests.app_driver import SIZE, call, wait_connected, wait_for, wait_idle

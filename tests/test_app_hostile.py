@@ -4,7 +4,7 @@ a reply the server cannot send."""
 from __future__ import annotations
 
 from fleet_tui.envs.base import EndpointState
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected, wait_for
 from tests.fixtures.mcp_servers import ESC_NAME, EVIL_NAME

@@ -12,8 +12,8 @@ from pathlib import Path
 from PIL import Image as PILImage
 from PIL import ImageFile
 
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.images import DISPLAY_MAX_SIDE
 from fleet_tui.ui.widgets.image_view import ImageView

@@ -10,8 +10,8 @@ from textual.widgets import Select
 from textual.widgets._toast import Toast
 
 from fleet_tui.envs.base import Task
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.targets import Target
 from fleet_tui.tasks.verify import AdHocVerifier
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen

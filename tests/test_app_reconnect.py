@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
 from tests.fixtures.mcp_servers import free_port

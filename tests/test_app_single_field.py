@@ -9,7 +9,7 @@ import pytest
 from mcp.server.mcpserver import MCPServer
 from textual.widgets import Input
 
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from tests.app_driver import wait_connected, wait_for, wait_idle

@@ -7,7 +7,7 @@ import pytest
 from fleet_tui.cli import build_command_parser
 from fleet_tui.commands.app import IMAGE_BACKENDS
 from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.text import clean, one_line, visible
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command

@@ -10,7 +10,7 @@ import pytest
 from mcp.server.mcpserver import MCPServer
 from textual.widgets import Input, TextArea
 
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm

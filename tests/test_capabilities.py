@@ -15,9 +15,10 @@ from fleet_tui.envs.capabilities import (
     ResetsIntoTask,
     unwrapped,
 )
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session.recording_env import RecordingEnv
-from fleet_tui.targets import Target, make_env
 
 CAPABILITIES = [
     Reconnectable,

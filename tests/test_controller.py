@@ -17,8 +17,8 @@ from fleet_tui.controller import (
     SessionEvent,
 )
 from fleet_tui.envs.base import EnvError, Verdict
+from fleet_tui.envs.targets import Target
 from fleet_tui.local import bundled_task_files
-from fleet_tui.targets import Target
 from fleet_tui.tasks.files import load_tasks
 from tests.fixtures.local_host import TEST_API_KEY
 from tests.fixtures.mcp_servers import serve_in_thread

@@ -8,7 +8,7 @@ import pytest
 
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.fleet import FleetEnv
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from tests.fixtures.local_host import TEST_API_KEY
 
 

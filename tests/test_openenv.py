@@ -10,9 +10,11 @@ import pytest
 from PIL import Image
 
 from fleet_tui.cli import main
+from fleet_tui.commands.target_options import parse_openenv_task
 from fleet_tui.envs.base import EndpointState, EnvError
+from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.openenv import OpenEnvEnv, http_base_url, ws_url
-from fleet_tui.targets import Target, make_env, parse_openenv_task
+from fleet_tui.envs.targets import Target
 
 pytestmark = pytest.mark.timeout(60)
 

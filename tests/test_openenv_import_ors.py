@@ -13,7 +13,7 @@ from PIL import Image
 from fleet_tui.cli import main
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from fleet_tui.ui.widgets.task_panel import TaskPanel

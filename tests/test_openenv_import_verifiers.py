@@ -20,7 +20,7 @@ import pytest
 from fleet_tui.cli import main
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from tests.fixtures.openenv_servers import ENV_SOURCES, openenv_import, serve_imported
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]

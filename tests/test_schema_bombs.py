@@ -8,7 +8,7 @@ import json
 import pytest
 from textual.widgets import Static, TextArea
 
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.tool_panel import RawJsonForm
 from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected

@@ -26,6 +26,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
     Verdict,
 )
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import (
     SessionRecorder,
@@ -33,7 +34,6 @@ from fleet_tui.session.recorder import (
     default_session_path,
     images_dir,
 )
-from fleet_tui.targets import Target
 from fleet_tui.text import REDACTED
 
 

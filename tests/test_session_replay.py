@@ -11,11 +11,12 @@ import sys
 import pytest
 
 from fleet_tui.envs.base import Task
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import INLINE_LIMIT, SessionRecorder
 from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.session.replay import replay_session
-from fleet_tui.targets import Target, make_env
 from fleet_tui.tasks.provision import connected
 from fleet_tui.tasks.verify import run_verifier
 

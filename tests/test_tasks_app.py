@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
+from fleet_tui.envs.targets import Target
 from fleet_tui.local import bundled_task_files
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.targets import Target
 from fleet_tui.tasks.files import load_tasks
 from fleet_tui.tasks.start import takes_final_answer, tools_for_modality
 from fleet_tui.ui.app import FleetTuiApp

@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual.widgets import DataTable, Static
 
 from fleet_tui.envs.base import TextBlock, ToolResult
+from fleet_tui.envs.targets import Target
 from fleet_tui.local import bundled_task_files
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder, blocks_dir
-from fleet_tui.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
 from fleet_tui.ui.widgets.task_features import TaskFeatures

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from fleet_tui.ui.widgets.task_panel import TaskPanel

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from mcp.server.mcpserver import MCPServer
 
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
 from tests.cli_run import fleet_tui

@@ -9,7 +9,7 @@ from mcp.server.mcpserver import MCPServer
 
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.mcp_union import McpEnv, McpUnion, Timeouts
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from tests.fixtures.mcp_servers import BEARER_SEEN, serve_in_thread
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from fleet_tui.targets import add_target_arguments, target_from_args
+from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 
 IMAGE_BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
 

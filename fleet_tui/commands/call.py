@@ -17,6 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from fleet_tui.commands.output import err, out, print_json, warn
+from fleet_tui.commands.target_options import (
+    add_repeatable,
+    add_target_arguments,
+    key_value,
+    target_from_args,
+)
 from fleet_tui.envs.base import (
     AudioBlock,
     Env,
@@ -29,7 +35,6 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
-from fleet_tui.targets import add_repeatable, add_target_arguments, key_value, target_from_args
 from fleet_tui.text import pretty_json, visible
 
 

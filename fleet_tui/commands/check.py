@@ -11,7 +11,7 @@ from fleet_tui.commands.options import (
     print_report,
 )
 from fleet_tui.commands.output import err
-from fleet_tui.targets import add_repeatable, add_target_arguments
+from fleet_tui.commands.target_options import add_repeatable, add_target_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     from pathlib import Path
 
+    from fleet_tui.commands.target_options import target_from_args
     from fleet_tui.envs.base import EnvError
-    from fleet_tui.targets import target_from_args
     from fleet_tui.tasks.check import check_tasks
     from fleet_tui.tasks.files import load_tasks
     from fleet_tui.tasks.provision import shared_host

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.targets import Target
+    from fleet_tui.envs.targets import Target
     from fleet_tui.ui.run import run_app
 
     return run_app(Target(env_key=DEMO_ENV, local=True, keep=args.keep), args)

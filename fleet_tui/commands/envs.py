@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.targets import Target, check_target
+    from fleet_tui.commands.target_options import check_target
+    from fleet_tui.envs.targets import Target
 
     api_key = os.environ.get("FLEET_API_KEY") or None
     # Checked like a provisioning target (an API key for the cloud), minus the env key.

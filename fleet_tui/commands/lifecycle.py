@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 
 from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.base import Env, EnvError
+from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
-from fleet_tui.targets import Target
 from fleet_tui.text import describe_error, flat
 
 Work = Callable[[Env], Awaitable[int]]
@@ -22,7 +22,7 @@ def run_on_env(target: Target, work: Work) -> int:
 
 
 async def _run(target: Target, work: Work) -> int:
-    from fleet_tui.targets import make_env
+    from fleet_tui.envs.factory import make_env
 
     with stop_on_signals(asyncio.current_task().cancel) as stop:
         env = make_env(target)

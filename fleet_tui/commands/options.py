@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fleet_tui.commands.output import out, print_json
-from fleet_tui.targets import add_repeatable
+from fleet_tui.commands.target_options import add_repeatable
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import VERIFIER_MODES
 

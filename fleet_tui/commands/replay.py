@@ -11,7 +11,7 @@ from fleet_tui.commands.options import (
     print_report,
 )
 from fleet_tui.commands.output import err, out
-from fleet_tui.targets import add_target_arguments
+from fleet_tui.commands.target_options import add_target_arguments
 from fleet_tui.text import visible
 
 
@@ -27,9 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from fleet_tui.commands.target_options import has_target, target_from_args
     from fleet_tui.session.reader import load_session
     from fleet_tui.session.replay import replay_session
-    from fleet_tui.targets import has_target, target_from_args
     from fleet_tui.tasks.provision import connected, shared_host
     from fleet_tui.tasks.verify import run_verifier
 

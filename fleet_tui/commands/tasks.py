@@ -13,8 +13,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from fleet_tui.commands.output import out, print_json, table
+from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 from fleet_tui.envs.base import EnvError, Task
-from fleet_tui.targets import add_target_arguments, target_from_args
 from fleet_tui.text import one_line, pretty_json
 
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from fleet_tui.commands.output import out, print_json, table
+from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 from fleet_tui.envs.base import Env, Tool
-from fleet_tui.targets import add_target_arguments, target_from_args
 from fleet_tui.text import one_line, visible
 
 

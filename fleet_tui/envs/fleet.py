@@ -29,8 +29,8 @@ from fleet_tui.text import error_message, flat, redact
 if TYPE_CHECKING:
     import fleet
 
+    from fleet_tui.envs.targets import Target
     from fleet_tui.local.runner import LocalHost
-    from fleet_tui.targets import Target
 
 LOCAL_API_KEY = "local"
 """Sent to a `--base-url` host when FLEET_API_KEY is not set: it may not need a key, but the SDK

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import mcp.types
     from mcp.client.session import ClientSession
 
-    from fleet_tui.targets import Target
+    from fleet_tui.envs.targets import Target
 
 T = TypeVar("T")
 

@@ -41,7 +41,7 @@ from fleet_tui.envs.base import (
 from fleet_tui.envs.openenv_http import OpenEnvHttp
 from fleet_tui.envs.openenv_results import tool_result_from_observation, tool_result_from_step
 from fleet_tui.envs.results import error_result, tool_from_mcp
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 
 EPISODE_ENDED = "the episode ended; reset to start a new one"
 STEP_TOOL = "step"

@@ -14,9 +14,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from fleet_tui.envs.base import EnvError, Task, Verdict
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.replay import replay_session
-from fleet_tui.targets import Target
 from fleet_tui.tasks.provision import connected, task_target
 from fleet_tui.tasks.verify import VerifierMode, run_verifier
 

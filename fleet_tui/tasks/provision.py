@@ -12,7 +12,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fleet_tui.envs.base import Env, EnvError, Progress, Task
-from fleet_tui.targets import Target, make_env
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import Target
 
 
 def task_target(task: Task, base: Target) -> Target:

@@ -45,7 +45,8 @@ from fleet_tui.controller import (
 )
 from fleet_tui.envs.base import EndpointState, Env, EnvInfo, ResetResult, Tool
 from fleet_tui.envs.capabilities import Heartbeating, unwrapped
-from fleet_tui.targets import Target, make_env
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import Target
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.call_command import call_command, target_options

@@ -11,7 +11,7 @@ import json
 import shlex
 from typing import Any
 
-from fleet_tui.targets import Target
+from fleet_tui.envs.targets import Target
 from fleet_tui.text import redact
 
 

@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
-from fleet_tui.targets import Target
 from fleet_tui.text import clean
 from fleet_tui.ui import images
 from fleet_tui.ui.app import FleetTuiApp

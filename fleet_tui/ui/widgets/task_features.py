@@ -20,9 +20,10 @@ from textual.widgets import TabbedContent
 
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import Env, ResetResult, Task, Tool
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.recorder import SessionRecorder, default_session_path, images_dir
 from fleet_tui.session.recording_env import RecordingEnv
-from fleet_tui.targets import Target, make_env
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen

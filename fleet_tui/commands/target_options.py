@@ -1,70 +1,14 @@
-"""Which environment to reach: the target options every command and the app share.
-
-A `Target` is parsed from the command line; `make_env` turns it into an `Env` adapter
-(not yet connected). This module imports no adapter at module level, so `--help` stays fast.
-"""
+"""The target options every command and the app share: flags parsed into a checked `Target`."""
 
 from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.targets import Target
 from fleet_tui.text import remember_secrets
-
-if TYPE_CHECKING:
-    from fleet_tui.envs.base import Env
-
-
-class Target(BaseModel):
-    """Where the environment is and how to provision it."""
-
-    env_key: str | None = None
-    """`name[:version]` of a Fleet env to provision."""
-    instance: str | None = None
-    """Attach to this running Fleet instance instead of provisioning."""
-    local: bool = False
-    """Use the embedded local Fleet host (started in this process)."""
-    base_url: str | None = None
-    """Another Fleet-compatible host."""
-    mcp: list[str] = Field(default_factory=list)
-    """Plain MCP streamable-HTTP endpoints."""
-    openenv: str | None = None
-    """An OpenEnv environment server."""
-    openenv_task: tuple[str, int] | None = None
-    """(split, index): the task an OpenEnv session resets into, on servers with task routes."""
-    data_key: str | None = None
-    region: str | None = None
-    image_type: str | None = None
-    ttl_seconds: int | None = None
-    heartbeat_seconds: int | None = None
-    """Ask the host to stop a provisioned instance when fleet-tui has missed its heartbeats
-    (it sends one every half interval): what bounds an instance when fleet-tui is killed
-    outright (SIGKILL, power loss) and cannot close it. None: no heartbeats."""
-    env_variables: dict[str, str] = Field(default_factory=dict)
-    keep: bool = False
-    api_key: str | None = Field(default=None, exclude=True, repr=False)
-
-    @property
-    def kind(self) -> str:
-        if self.openenv:
-            return "openenv"
-        if self.mcp and not (self.env_key or self.instance):
-            return "mcp"
-        return "local" if self.local else "fleet"
-
-    def describe(self) -> str:
-        """A short human label: what the status bar shows before connecting."""
-        if self.openenv:
-            return f"openenv {self.openenv}"
-        if self.kind == "mcp":
-            return "mcp " + ", ".join(self.mcp)
-        what = self.env_key or f"instance {self.instance}"
-        where = "local" if self.local else (self.base_url or "fleet")
-        return f"{what} @ {where}"
 
 
 def add_target_arguments(
@@ -208,18 +152,3 @@ def check_target(target: Target) -> None:
 
 def _has_stored_credentials() -> bool:
     return os.path.exists(os.path.expanduser("~/.fleet/credentials.json"))
-
-
-def make_env(target: Target, **options: Any) -> Env:
-    """The adapter for a target, not yet connected."""
-    if target.kind == "openenv":
-        from fleet_tui.envs.openenv import OpenEnvEnv
-
-        return OpenEnvEnv(target, **options)
-    if target.kind == "mcp":
-        from fleet_tui.envs.mcp_union import McpEnv
-
-        return McpEnv(target, **options)
-    from fleet_tui.envs.fleet import FleetEnv
-
-    return FleetEnv(target, **options)
