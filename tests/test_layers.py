@@ -1,0 +1,82 @@
+"""The layers hold: the parts below the UI load without Textual, and ui/ reaches envs only
+through fleet_tui's own modules, never the network libraries directly.
+
+Each import runs in a fresh interpreter, so what another test imported cannot hide a leak.
+"""
+
+from __future__ import annotations
+
+import ast
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fleet_tui
+
+PACKAGE = Path(fleet_tui.__file__).parent
+NETWORK_LIBRARIES = {"mcp", "httpx", "httpx2", "fleet", "websockets"}
+UI_COMMANDS = {"app", "demo"}  # the commands that start the app
+
+
+def _modules(package: str) -> list[str]:
+    """`package` and every module under it."""
+    folder = PACKAGE.joinpath(*package.split(".")[1:])
+    return [package] + [
+        info.name for info in pkgutil.walk_packages([str(folder)], prefix=f"{package}.")
+    ]
+
+
+HEADLESS = [
+    "fleet_tui.controller",
+    "fleet_tui.text",
+    *_modules("fleet_tui.envs"),
+    *_modules("fleet_tui.forms"),
+    *_modules("fleet_tui.tasks"),
+    *_modules("fleet_tui.session"),
+    *[m for m in _modules("fleet_tui.commands") if m.rsplit(".", 1)[-1] not in UI_COMMANDS],
+]
+
+
+@pytest.mark.parametrize("module", HEADLESS)
+def test_headless_module_loads_without_textual(module: str) -> None:
+    code = f"import sys, {module}; print('textual' in sys.modules)"
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "False", f"importing {module} loads textual"
+
+
+def _imported_roots(source: Path) -> set[str]:
+    """The top-level package of each module `source` imports (at any depth of the file)."""
+    roots: set[str] = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+UI_FILES = sorted((PACKAGE / "ui").rglob("*.py"))
+
+
+@pytest.mark.parametrize("source", UI_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_ui_module_imports_no_network_library(source: Path) -> None:
+    """ui/ talks to an Env (through the controller), never to mcp, httpx, fleet or websockets."""
+    assert not _imported_roots(source) & NETWORK_LIBRARIES
+
+
+@pytest.mark.parametrize(
+    "source",
+    [p for p in UI_FILES if p.parent.name in ("widgets", "form_fields", "screens")],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_widgets_and_screens_do_not_import_the_app(source: Path) -> None:
+    """Widgets get the controller or callables through their constructors, not the App class."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "fleet_tui.ui.app" not in modules
