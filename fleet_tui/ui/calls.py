@@ -1,0 +1,123 @@
+"""Calling tools from the app: one call worker at a time (group "call", esc cancels it), the
+computer actions queued meanwhile after it, and the result shown in the result view."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fleet_tui.controller import CallRecord, CallStatus, describe
+from fleet_tui.text import name_line, one_line
+from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
+from fleet_tui.ui.widgets.progress_panel import ProgressPanel
+
+
+class CallActions(AppPart):
+    """Send the form's call, run calls in a worker, show their results."""
+
+    def on_tool_panel_call_requested(self) -> None:
+        self.action_call()
+
+    def action_call(self) -> None:
+        panel = self.tool_panel
+        if panel.tool is None:
+            self.notify("Pick a tool first.", severity="warning")
+            return
+        try:
+            arguments = panel.arguments()
+        except ValueError as error:
+            self.notify(one_line(str(error), 300), severity="error", markup=False)
+            return
+        problems = panel.problems()
+        if problems:
+            self.notify(
+                "Sending anyway; the arguments break the schema:\n" + "\n".join(problems[:5]),
+                severity="warning",
+                markup=False,
+            )
+        self.start_call(panel.tool.name, arguments)
+
+    @property
+    def call_running(self) -> bool:
+        return any(not w.is_finished for w in self.workers if w.group == "call")
+
+    def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None:
+        """Call a tool in a worker; returns its record (None if not started).
+
+        Computer actions queued meanwhile (`pending_actions`) run after it in the same worker.
+        """
+        if not self.controller.connected:
+            self.notify("Not connected.", severity="error")
+            return None
+        if self.call_running:
+            self.notify("A call is running: esc cancels it.", severity="warning")
+            return None
+        record = self.controller.add_record(name, arguments)
+        self.run_worker(self._calls(record), group="call", exit_on_error=False)
+        return record
+
+    async def _calls(self, record: CallRecord) -> None:
+        await self.run_call(record)
+        while (queued := self.controller.next_pending()) is not None:
+            await self.run_call(queued)
+
+    async def run_call(self, record: CallRecord) -> None:
+        """Make the call of `record` and show its result (and screenshot)."""
+        result = await self.controller.call(record)
+        if result is None:
+            await self.show_plan(plan_message(record.message, is_error=True, title=_title(record)))
+            self.refresh_status()
+            return
+        await self.show_result(record)
+        shots = result.images()
+        if shots and self.controller.computer_use:
+            self.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)
+
+    async def show_result(self, entry: CallRecord) -> None:
+        """Show an entry's result (formatted in a thread: big results do not block the UI)."""
+        if entry.result is None:
+            await self.show_plan(
+                plan_message(
+                    entry.message or entry.status,
+                    is_error=entry.status in (CallStatus.FAILED, CallStatus.ERROR),
+                    title=_title(entry),
+                )
+            )
+            return
+        try:
+            plan = await asyncio.to_thread(
+                plan_result, entry.result, self.controller.tool_named(entry.tool), _title(entry)
+            )
+        except Exception as error:  # a result we cannot format must not take the app down
+            plan = plan_message(
+                f"Cannot display this result: {describe(error)}", is_error=True, title=_title(entry)
+            )
+        await self.show_plan(plan)
+
+    async def show_plan(self, plan: ResultPlan) -> None:
+        try:
+            await self.result_view.show(plan)
+        except Exception as error:
+            await self.result_view.show(
+                plan_message(
+                    f"Cannot display this result: {describe(error)}",
+                    is_error=True,
+                    title=plan.title,
+                )
+            )
+
+    def action_cancel_call(self) -> None:
+        if self.query_one(ProgressPanel).shown:
+            self.workers.cancel_group(self, "connection")
+        elif self.call_running:
+            self.workers.cancel_group(self, "call")
+            self.notify("Call cancelled.")
+        elif self.screenshot_pane.typing:
+            self.screenshot_pane.typing = False
+
+
+def _title(entry: CallRecord) -> str:
+    return f"#{entry.number} {name_line(entry.tool, 40)} · {entry.status}" + (
+        f" · {entry.latency_s * 1000:.0f} ms" if entry.latency_s is not None else ""
+    )

@@ -1,0 +1,100 @@
+"""Connecting the app to its target: the connection worker, its progress, and setting up the
+tool list (or the computer-use layout) once the env's tools are known."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.message import Message
+
+from fleet_tui.controller import ConnectionState, describe
+from fleet_tui.envs.base import EnvInfo, Tool
+from fleet_tui.tasks.start import COMPUTER_TOOL
+from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.call_command import target_options
+from fleet_tui.ui.widgets.progress_panel import ProgressPanel
+
+
+class ProgressLine(Message):
+    """One line of connection progress (posted from any thread)."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__()
+        self.line = line
+
+
+class ConnectionSetup(AppPart):
+    """Connect, reconnect and cancel connecting; lay the app out for the env's tools."""
+
+    def on_progress_line(self, message: ProgressLine) -> None:
+        self.query_one(ProgressPanel).add_line(message.line)
+
+    def start_connect(self, reopen: bool = False) -> None:
+        """Connect (`reopen`: reopen the connected env's connections) in a worker."""
+        self.controller.start_connecting(reopen)
+        self.banner.hide()
+        reopening = self.controller.state == ConnectionState.RECONNECTING
+        verb = "Reconnecting to" if reopening else "Connecting to"
+        self.query_one(ProgressPanel).start(f"{verb} {self.controller.target.describe()}")
+        self.run_worker(self._connect(), group="connection", exclusive=True, exit_on_error=False)
+
+    async def _connect(self) -> None:
+        try:
+            tools = await self.controller.connect()
+        except asyncio.CancelledError:
+            self._connection_failed("Connecting was cancelled; nothing was left running.")
+            raise
+        except Exception as error:
+            self._connection_failed(f"Could not connect: {describe(error)}")
+            return
+        self.query_one(ProgressPanel).stop()
+        await self._tools_ready(tools)
+
+    def _connection_failed(self, message: str) -> None:
+        self.query_one(ProgressPanel).stop()
+        self.banner.show(message, action="reconnect", label="Connect again")
+        self.refresh_status()
+
+    async def _tools_ready(self, tools: list[Tool]) -> None:
+        computer_use = self.controller.computer_use
+        self.tool_list.set_tools(tools)
+        self.notify_new_warnings()
+        self.screenshot_pane.display = computer_use
+        self.query_one("#body").set_class(computer_use, "-computer")
+        self.query_one("#sidebar").display = not computer_use
+        self.refresh_status()
+        if computer_use:
+            await self.show_tool(COMPUTER_TOOL, {"action": "screenshot"})
+            self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
+        elif tools and self.tool_panel.tool is None:
+            await self.show_tool(tools[0].name)
+        if len(tools) == 1 and not computer_use:
+            self.call_after_refresh(self.tool_panel.focus_form)  # nothing to pick: type at once
+        elif not computer_use:
+            self.tool_list.focus_filter()
+        self.env_ready.publish(tools)
+
+    def remember_kept(self, info: EnvInfo) -> None:
+        """Fill `keep_note` with how to attach again to an instance kept running (--keep)."""
+        if not (info.keep and info.instance_id):
+            return
+        target = self.controller.target
+        self.keep_note[:] = [f"Instance {info.instance_id} is still running (--keep)."]
+        if target.local:
+            self.keep_note.append(
+                "The embedded local host stops with fleet-tui, and the instance with it: for "
+                "instances that outlive the app, run `fleet-tui local serve` and use --base-url "
+                "(with FLEET_API_KEY set to the key it prints)."
+            )
+        else:
+            command = " ".join(["fleet-tui", *target_options(target, info.instance_id)])
+            self.keep_note.append(f"Attach again with: {command}")
+
+    def action_reconnect(self) -> None:
+        if self.shutting_down:
+            return
+        self.workers.cancel_group(self, "call")
+        self.start_connect(reopen=True)
+
+    def on_progress_panel_cancelled(self) -> None:
+        self.workers.cancel_group(self, "connection")
