@@ -1,0 +1,291 @@
+"""One MCP endpoint: the long-lived task that owns its connection, and requests on it.
+
+The connection is owned by one asyncio task: it enters the transport and the ClientSession,
+signals "connected", parks until asked to stop (pinging now and then to notice a dead server),
+and leaves the `async with` itself (anyio cancel scopes must be exited by the task that entered
+them). Requests run in whichever task asks and fail fast when the connection dies meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from fleet_tui.envs.base import EndpointState, EndpointStatus
+from fleet_tui.envs.errors import is_retryable
+from fleet_tui.text import describe_error, leaf_errors
+
+if TYPE_CHECKING:
+    import mcp.types
+    from mcp.client.session import ClientSession
+
+T = TypeVar("T")
+
+MAX_TOOL_PAGES = 100
+"""How many tools/list pages one listing follows before it stops (a server may never stop
+returning a next cursor)."""
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds allowed for each kind of operation."""
+
+    connect: float = 20.0
+    list: float = 30.0
+    call: float = 300.0
+    close: float = 5.0
+    ping: float | None = 15.0
+    """How often an idle connection is checked, so a dead server shows as down (None: never)."""
+    lost_reply_ping: float = 5.0
+    """After a request ends without an answer: how long a ping may take to show that the
+    connection is fine and only that reply was lost."""
+
+
+DEFAULT_TIMEOUTS = Timeouts()
+
+
+class EndpointDown(Exception):
+    """The endpoint is not connected, or its connection died; the message says why."""
+
+    def __init__(self, message: str, *, retryable: bool = True) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+class NoAnswer(Exception):
+    """The server ended one request without an answer but still answers pings: that reply was
+    lost (the server failed while sending it, or a proxy cut it); the connection is fine."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.at = time.monotonic()
+        """When the request ended (before the ping that told what it meant)."""
+
+
+class UnreadableReply(Exception):
+    """The server's reply to one request could not be read (too large, or JSON cut short); the
+    connection itself may be fine."""
+
+
+class McpEndpoint:
+    """One MCP endpoint and the task that owns its connection."""
+
+    def __init__(self, url: str, headers: dict[str, str], timeouts: Timeouts) -> None:
+        self.url = url
+        self.headers = headers
+        self.timeouts = timeouts
+        self.status = EndpointStatus(url=url)
+        self._session: ClientSession | None = None
+        self._owner: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._failure: str | None = None
+        self._retryable = True
+        self.listing_warning: str | None = None
+        """What was wrong with the last tools/list that still gave tools, if anything."""
+
+    @property
+    def is_up(self) -> bool:
+        owner = self._owner
+        return (
+            self._session is not None
+            and owner is not None
+            and not owner.done()
+            and not self._stop.is_set()
+        )
+
+    async def open(self) -> None:
+        """Start the owner task and wait until the session is initialized (one attempt)."""
+        await self.close(final=False)
+        self._connected, self._stop = asyncio.Event(), asyncio.Event()
+        self._failure, self._retryable = None, True
+        self._set_state(EndpointState.CONNECTING)
+        self._owner = asyncio.create_task(self._own(), name=f"mcp-connection {self.url}")
+        try:
+            await asyncio.wait_for(self._connected.wait(), self.timeouts.connect)
+        except TimeoutError:  # not retried: a silent server would cost the timeout again
+            self._failure = f"no answer within {self.timeouts.connect:g}s"
+            self._retryable = False
+        except BaseException:
+            await self.close()
+            raise
+        if not self.is_up:
+            failure = self._failure or "connection closed"
+            await self.close(final=False)
+            self._set_state(EndpointState.DOWN, failure)
+            raise EndpointDown(failure, retryable=self._retryable)
+
+    async def _own(self) -> None:
+        import httpx2
+        from mcp.client.session import ClientSession
+        from mcp.client.streamable_http import streamable_http_client
+
+        from fleet_tui.envs.mcp_http import MAX_REPLY_BYTES, GuardedTransport
+
+        # The mcp transport's own defaults: a response stream may stay quiet for minutes.
+        timeout = httpx2.Timeout(30.0, read=300.0)
+        try:
+            async with (
+                httpx2.AsyncClient(
+                    headers=self.headers, timeout=timeout, transport=GuardedTransport(self.url)
+                ) as http_client,
+                streamable_http_client(
+                    self.url, http_client=http_client, max_sse_event_size=MAX_REPLY_BYTES
+                ) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                self._session = session
+                self._set_state(EndpointState.UP)
+                self._connected.set()
+                await self._park(session)
+        except Exception as error:  # includes ExceptionGroup from the transport's task group
+            self._failure = describe_error(error)
+            self._retryable = is_retryable(error)
+        finally:
+            self._session = None
+            self._connected.set()
+            if not self._stop.is_set():
+                self._set_state(EndpointState.DOWN, self._failure or "connection closed")
+
+    async def _park(self, session: ClientSession) -> None:
+        """Wait for the stop event, pinging the server now and then to notice it dying."""
+        while True:
+            try:
+                await asyncio.wait_for(self._stop.wait(), self.timeouts.ping)
+                return
+            except TimeoutError:
+                try:
+                    await asyncio.wait_for(session.send_ping(), self.timeouts.list)
+                except TimeoutError:
+                    raise TimeoutError(
+                        f"no answer to a ping within {self.timeouts.list:g}s"
+                    ) from None
+
+    async def request(self, make: Callable[[ClientSession], Awaitable[T]], timeout: float) -> T:
+        """Run one request on the session, failing fast if the connection dies meanwhile.
+
+        Raises EndpointDown (connection gone), NoAnswer (this request lost, connection fine),
+        UnreadableReply (this reply unusable), TimeoutError, or what the request raised.
+        """
+        from fleet_tui.envs.mcp_http import unreadable_reply
+
+        session, owner = self._session, self._owner
+        if session is None or owner is None or owner.done() or self._stop.is_set():
+            raise EndpointDown(self.status.error or "not connected")
+        call = asyncio.ensure_future(make(session))
+        try:
+            done, _ = await asyncio.wait(
+                {call, owner}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            if not call.done():
+                call.cancel()
+                with contextlib.suppress(BaseException):
+                    await call
+        if call in done:
+            try:
+                return call.result()
+            except Exception as error:
+                if (problem := unreadable_reply(error)) is not None:
+                    raise UnreadableReply(problem) from error
+                if not is_connection_failure(error):
+                    raise
+                lost = NoAnswer(describe_error(error))
+                if session is not self._session:  # reopened meanwhile: that connection is gone
+                    raise EndpointDown(str(lost)) from error
+                if await self._answers_ping(session):
+                    raise lost from error
+                self.mark_down(str(lost))
+                raise EndpointDown(self.status.error or "connection closed") from error
+        if owner in done:
+            raise EndpointDown(self._failure or "connection closed")
+        raise TimeoutError(f"no answer within {timeout:g}s")
+
+    async def _answers_ping(self, session: ClientSession) -> bool:
+        """Whether the connection still carries requests (a ping within a few seconds)."""
+        if not self.is_up:
+            return False
+        try:
+            await asyncio.wait_for(session.send_ping(), self.timeouts.lost_reply_ping)
+        except Exception:
+            return False
+        return True
+
+    def mark_down(self, reason: str) -> None:
+        self._failure = reason
+        self._set_state(EndpointState.DOWN, reason)
+        self._stop.set()
+
+    async def list_tools(self) -> list[mcp.types.Tool]:
+        """All tools of this endpoint, following pagination cursors up to MAX_TOOL_PAGES pages."""
+
+        async def list_all(session: ClientSession) -> list[mcp.types.Tool]:
+            import mcp.types
+
+            tools: list[mcp.types.Tool] = []
+            cursor: str | None = None
+            for _ in range(MAX_TOOL_PAGES):
+                params = mcp.types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await session.list_tools(params=params)
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    self.listing_warning = None
+                    return tools
+            self.listing_warning = (
+                f"stopped listing tools after {MAX_TOOL_PAGES} pages: the server kept returning "
+                "a next cursor"
+            )
+            return tools
+
+        tools = await self.request(list_all, self.timeouts.list)
+        self.status.tool_count = len(tools)
+        return tools
+
+    async def close(self, *, final: bool = True) -> None:
+        """Ask the owner task to leave its `async with`; cancel it if it does not in time."""
+        owner, self._owner = self._owner, None
+        self._stop.set()
+        if owner is not None and not owner.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(owner), self.timeouts.close)
+            except TimeoutError:
+                owner.cancel()
+                with contextlib.suppress(BaseException):
+                    await owner
+            except Exception:
+                pass
+        if final:
+            self._set_state(EndpointState.CLOSED, None)
+
+    def _set_state(self, state: EndpointState, error: str | None = None) -> None:
+        self.status.state = state
+        self.status.error = error
+
+
+def keep_mcp_logs_off_the_terminal() -> None:
+    """The mcp client logs warnings (a failed session DELETE, ...) that Python would print on
+    stderr when no logging is configured, over a TUI. A NullHandler keeps them off unless the
+    application configures logging itself."""
+    logger = logging.getLogger("mcp")
+    if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
+        logger.addHandler(logging.NullHandler())
+
+
+def is_connection_failure(error: BaseException) -> bool:
+    """True when the error means the connection is gone (not that the server refused)."""
+    import httpx2
+    from mcp.shared.exceptions import MCPError
+    from mcp.types import CONNECTION_CLOSED
+
+    return any(
+        (isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED)
+        or isinstance(leaf, httpx2.TransportError | OSError)
+        for leaf in leaf_errors(error)
+    )
