@@ -29,8 +29,9 @@ from fleet_tui.envs.base import (
     ToolResult,
     Verdict,
 )
-from fleet_tui.envs.capabilities import Reconnectable, ResetsIntoTask, unwrapped
+from fleet_tui.envs.capabilities import HearsServer, Reconnectable, ResetsIntoTask, unwrapped
 from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.targets import Target
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
@@ -156,6 +157,9 @@ class SessionController:
         """Why a close left something running (to tell the user at the end)."""
         self._seen_warnings: set[str] = set()
         self._listeners: list[Callable[[SessionEvent], None]] = []
+        self.client_handlers = ClientHandlers()
+        """What the session does with what MCP servers send on their own; given to every env
+        that hears servers, before it connects."""
 
     def subscribe(self, listener: Callable[[SessionEvent], None]) -> None:
         """Call `listener` with every event, after the listeners subscribed before it."""
@@ -212,6 +216,8 @@ class SessionController:
                 if self.env is not None:
                     await self.close_env()
                 self.env = self.env_factory(self.target)
+                if isinstance(hearing := unwrapped(self.env), HearsServer):
+                    hearing.listen(self.client_handlers)
                 await self.env.connect(self._progress)
             tools = await self.env.list_tools(refresh=True)
         except asyncio.CancelledError:

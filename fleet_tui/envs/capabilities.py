@@ -15,6 +15,8 @@ from fleet_tui.envs.base import Env, EnvInfo, Progress, Task
 if TYPE_CHECKING:
     import fleet
 
+    from fleet_tui.envs.mcp_client import ClientHandlers
+
 
 @runtime_checkable
 class WrapsEnv(Protocol):
@@ -87,3 +89,11 @@ class Heartbeating(Protocol):
     def heartbeat_state(self) -> str | None:
         """`ok HH:MM:SS` / `failed HH:MM:SS`, `pending` before the first; None when off."""
         ...
+
+
+@runtime_checkable
+class HearsServer(Protocol):
+    """Speaks MCP itself, so it can pass on what servers send besides replies (notifications,
+    sampling, elicitation, roots) to `ClientHandlers`."""
+
+    def listen(self, handlers: ClientHandlers) -> None: ...

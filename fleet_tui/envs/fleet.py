@@ -23,6 +23,7 @@ from fleet_tui.envs.base import (
     Tool,
     ToolResult,
 )
+from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_union import DEFAULT_TIMEOUTS, McpUnion, Timeouts, say
 from fleet_tui.text import error_message, flat, redact
 
@@ -118,6 +119,13 @@ class FleetEnv:
         self._warnings: list[str] = []
         self._resources_loaded = False
         self._closed = False
+        self.handlers = ClientHandlers()
+
+    def listen(self, handlers: ClientHandlers) -> None:
+        """Use `handlers` for what the instance's MCP servers send on their own."""
+        self.handlers = handlers
+        if self.union is not None:
+            self.union.listen(handlers)
 
     # -- connecting ----------------------------------------------------------------------------
 
@@ -142,7 +150,10 @@ class FleetEnv:
         api_key = self.fleet.client.api_key
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.union = McpUnion(
-            [root + path for path in MCP_PATHS], headers=headers, timeouts=self.timeouts
+            [root + path for path in MCP_PATHS],
+            headers=headers,
+            handlers=self.handlers,
+            timeouts=self.timeouts,
         )
         await self.union.connect(progress)
         await self.union.list_tools()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from fleet_tui.envs.base import EndpointState, EndpointStatus
 from fleet_tui.envs.errors import is_retryable
+from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.text import describe_error, leaf_errors
 
 if TYPE_CHECKING:
@@ -75,10 +76,18 @@ class UnreadableReply(Exception):
 class McpEndpoint:
     """One MCP endpoint and the task that owns its connection."""
 
-    def __init__(self, url: str, headers: dict[str, str], timeouts: Timeouts) -> None:
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str],
+        timeouts: Timeouts,
+        handlers: ClientHandlers | None = None,
+    ) -> None:
         self.url = url
         self.headers = headers
         self.timeouts = timeouts
+        self.handlers = handlers or ClientHandlers()
+        """What the session does with what the server sends on its own (read at each open)."""
         self.status = EndpointStatus(url=url)
         self._session: ClientSession | None = None
         self._owner: asyncio.Task[None] | None = None
@@ -137,7 +146,7 @@ class McpEndpoint:
                 streamable_http_client(
                     self.url, http_client=http_client, max_sse_event_size=MAX_REPLY_BYTES
                 ) as (read, write),
-                ClientSession(read, write) as session,
+                ClientSession(read, write, **self.handlers.session_options(self.url)) as session,
             ):
                 await session.initialize()
                 self._session = session

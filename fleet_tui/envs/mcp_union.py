@@ -23,6 +23,7 @@ from fleet_tui.envs.base import (
     ToolConflict,
     ToolResult,
 )
+from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_endpoint import (
     DEFAULT_TIMEOUTS,
     EndpointDown,
@@ -52,6 +53,7 @@ class McpUnion:
         urls: Sequence[str],
         *,
         headers: dict[str, str] | None = None,
+        handlers: ClientHandlers | None = None,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
         attempts: int = 3,
         backoff_s: float = 0.25,
@@ -59,7 +61,10 @@ class McpUnion:
         if not urls:
             raise EnvError("no MCP endpoint to connect to")
         keep_mcp_logs_off_the_terminal()
-        self._endpoints = [McpEndpoint(url, dict(headers or {}), timeouts) for url in urls]
+        self.handlers = handlers or ClientHandlers()
+        self._endpoints = [
+            McpEndpoint(url, dict(headers or {}), timeouts, self.handlers) for url in urls
+        ]
         self.timeouts = timeouts
         self.attempts = attempts
         self.backoff_s = backoff_s
@@ -67,6 +72,12 @@ class McpUnion:
         self._owner_of: dict[str, McpEndpoint] = {}
         self.conflicts: list[ToolConflict] = []
         self._warnings: list[str] = []
+
+    def listen(self, handlers: ClientHandlers) -> None:
+        """Use `handlers` for what servers send on their own, from the next (re)connect on."""
+        self.handlers = handlers
+        for endpoint in self._endpoints:
+            endpoint.handlers = handlers
 
     # -- connecting ----------------------------------------------------------------------------
 
@@ -307,6 +318,9 @@ class McpEnv:
     def __init__(self, target: Target, *, timeouts: Timeouts = DEFAULT_TIMEOUTS) -> None:
         self.info = EnvInfo(kind="mcp")
         self.union = McpUnion(target.mcp, timeouts=timeouts)
+
+    def listen(self, handlers: ClientHandlers) -> None:
+        self.union.listen(handlers)
 
     async def connect(self, progress: Progress | None = None) -> None:
         await self.union.connect(progress)

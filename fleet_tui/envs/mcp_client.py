@@ -1,0 +1,48 @@
+"""What the MCP client does with what a server sends besides replies: `ClientHandlers`.
+
+A server may send notifications (log messages, progress, list changes, resource updates) and
+requests of its own (sampling, elicitation, roots). Whoever drives a session (the app, a
+headless command) fills one `ClientHandlers` and gives it to an env that hears servers
+(`envs.capabilities.HearsServer`); every MCP endpoint that env opens turns it into the
+`ClientSession`'s callbacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+NotificationHandler = Callable[[str, Any], None]
+"""Called with (endpoint URL, the server's notification as an `mcp.types` model)."""
+
+RequestHandler = Callable[[str, Any], Awaitable[Any]]
+"""Called with (endpoint URL, the request's params); returns the `mcp.types` result to send."""
+
+
+@dataclass
+class ClientHandlers:
+    """Callbacks for what servers send on their own; unset ones are not declared to servers."""
+
+    on_notification: list[NotificationHandler] = field(default_factory=list)
+    """Each is called for every notification, in order."""
+    elicit: RequestHandler | None = None
+    sample: RequestHandler | None = None
+    roots: Callable[[], list[str]] | None = None
+    """The root directories (as paths or file:// URIs) offered to servers that ask."""
+
+    def session_options(self, url: str) -> dict[str, Any]:
+        """Keyword arguments for `mcp.client.session.ClientSession` on the endpoint at `url`."""
+        options: dict[str, Any] = {}
+        if self.on_notification:
+            options["message_handler"] = self._message_handler(url)
+        return options
+
+    def _message_handler(self, url: str) -> Callable[[Any], Awaitable[None]]:
+        async def handle(message: Any) -> None:
+            if isinstance(message, Exception):  # a transport fault: the endpoint reports those
+                return
+            for handler in self.on_notification:
+                handler(url, message)
+
+        return handle
