@@ -27,7 +27,7 @@ from textual.containers import Vertical
 
 from fleet_tui.envs.base import Env, Tool
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget
 from fleet_tui.forms import build_form
 from fleet_tui.local.runner import LocalHost, start_local_host
 from fleet_tui.ui.app import FleetTuiApp
@@ -127,7 +127,7 @@ class WithWideTools:
 async def time_in_app(host: LocalHost) -> dict[str, float]:
     """Median seconds from choosing each wide tool in fleet-tui to its form being painted
     (another tool is shown in between, so each choice mounts a new form)."""
-    target = Target(env_key="tracker", base_url=host.base_url, api_key=host.token)
+    target = FleetTarget(env_key="tracker", base_url=host.base_url, api_key=host.token)
     app = FleetTuiApp(target, env_factory=lambda t: WithWideTools(make_env(t)))
     times: dict[str, list[float]] = {f"wide_{n}": [] for n in APP_SIZES}
     async with app.run_test(size=(120, 36)) as pilot:

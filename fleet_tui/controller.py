@@ -32,7 +32,7 @@ from fleet_tui.envs.base import (
 from fleet_tui.envs.capabilities import HearsServer, Reconnectable, ResetsIntoTask, unwrapped
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.mcp_client import ClientHandlers
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
 
@@ -306,7 +306,7 @@ class SessionController:
         """Aim the session at `task`: True when its env must be provisioned (connect), False
         when resetting the env we have starts it. EnvError when its env cannot be reached."""
         env = self.env
-        fleet = self.target.kind in ("fleet", "local")
+        fleet = isinstance(self.target, InstanceTarget)
         if env is None or (fleet and not same_env(task, env.info)):
             self.switch_target(task_target(task, self.target))
             return True

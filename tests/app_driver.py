@@ -98,7 +98,7 @@ def rendered_text(app) -> str:
 
 def local_target(base_url: str, env_key: str):
     """A target on the test's local Fleet host (`local_host`, whose token is the test API key)."""
-    from fleet_tui.envs.targets import Target
+    from fleet_tui.envs.targets import FleetTarget
     from tests.fixtures.local_host import TEST_API_KEY
 
-    return Target(env_key=env_key, base_url=base_url, api_key=TEST_API_KEY)
+    return FleetTarget(env_key=env_key, base_url=base_url, api_key=TEST_API_KEY)

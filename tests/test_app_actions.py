@@ -7,7 +7,7 @@ import socket
 import pytest
 from textual import events
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from tests.app_driver import SIZE, call, wait_connected, wait_for, wait_idle
@@ -72,7 +72,7 @@ async def test_copy_command_reproduces_the_call(two_servers):
         await app.show_tool("echo", {"text": "it's"})
         await pilot.pause()
         assert app.current_command() == (
-            f"fleet-tui call --mcp {two_servers.mcp[0]} --mcp {two_servers.mcp[1]} "
+            f"fleet-tui call --mcp {two_servers.urls[0]} --mcp {two_servers.urls[1]} "
             '--args \'{"text":"it\'"\'"\'s"}\' -- echo'
         )
 
@@ -87,7 +87,7 @@ def silent_url():
 
 
 async def test_connecting_shows_progress_and_esc_cancels_it(silent_url):
-    app = FleetTuiApp(Target(mcp=[silent_url]))
+    app = FleetTuiApp(McpTarget(urls=[silent_url]))
     async with app.run_test(size=SIZE) as pilot:
         panel = app.query_one(ProgressPanel)
         await wait_for(pilot, lambda: panel.shown and panel.lines)

@@ -4,14 +4,14 @@ a reply the server cannot send."""
 from __future__ import annotations
 
 from fleet_tui.envs.base import EndpointState
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected, wait_for
 from tests.fixtures.mcp_servers import ESC_NAME, EVIL_NAME
 
 
 async def test_hostile_names_results_and_errors_are_shown_literally(mcp_hostile):
-    app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_hostile.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         assert EVIL_NAME in [t.name for t in app.controller.tools]
@@ -52,7 +52,7 @@ async def test_hostile_names_results_and_errors_are_shown_literally(mcp_hostile)
 
 
 async def test_malformed_schema_still_gives_a_usable_form(mcp_hostile):
-    app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_hostile.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await app.show_tool("broken")
@@ -67,7 +67,7 @@ async def test_malformed_schema_still_gives_a_usable_form(mcp_hostile):
 async def test_an_env_echoing_the_api_key_never_shows_it(mcp_alpha, monkeypatch):
     secret = "sk-live-shown-nowhere-4242"
     monkeypatch.setenv("FLEET_API_KEY", secret)
-    app = FleetTuiApp(Target(mcp=[mcp_alpha.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_alpha.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         entry = await call(pilot, "echo", {"text": f"key {secret}"})
@@ -81,7 +81,7 @@ async def test_an_env_echoing_the_api_key_never_shows_it(mcp_alpha, monkeypatch)
 
 
 async def test_a_reply_the_server_cannot_encode_fails_that_call_only(mcp_hostile):
-    app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_hostile.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         failed = await call(pilot, "unencodable")
@@ -95,7 +95,7 @@ async def test_a_reply_the_server_cannot_encode_fails_that_call_only(mcp_hostile
 
 
 async def test_toasts_and_the_copied_command_show_names_with_escapes_safely(mcp_hostile):
-    app = FleetTuiApp(Target(mcp=[mcp_hostile.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_hostile.url]))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_connected(pilot)
         await app.show_tool("escaped_argument", {ESC_NAME: "x"})  # too short: sent anyway

@@ -12,7 +12,7 @@ from pathlib import Path
 from PIL import Image as PILImage
 from PIL import ImageFile
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.images import DISPLAY_MAX_SIDE
@@ -34,7 +34,7 @@ def saved_path(message: str) -> Path:
 
 
 async def test_a_huge_image_is_not_decoded_and_its_bytes_are_saved(mcp_images):
-    app = FleetTuiApp(Target(mcp=[mcp_images.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_images.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         entry = await call(pilot, "huge_image")
@@ -52,7 +52,7 @@ async def test_a_huge_image_is_not_decoded_and_its_bytes_are_saved(mcp_images):
 async def test_a_huge_image_goes_to_the_recorded_sessions_images(mcp_images, tmp_path):
     features = TaskFeatures(recorder=SessionRecorder(tmp_path / "s.jsonl"))
     app = FleetTuiApp(
-        Target(mcp=[mcp_images.url]),
+        McpTarget(urls=[mcp_images.url]),
         env_factory=features.env_factory,
         image_folder=features.images_folder,
     )
@@ -67,7 +67,7 @@ async def test_a_huge_image_goes_to_the_recorded_sessions_images(mcp_images, tmp
 
 
 async def test_a_png_with_a_broken_optional_chunk_is_shown(mcp_images):
-    app = FleetTuiApp(Target(mcp=[mcp_images.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_images.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await call(pilot, "bad_crc_image")
@@ -77,7 +77,7 @@ async def test_a_png_with_a_broken_optional_chunk_is_shown(mcp_images):
 
 
 async def test_bytes_that_are_no_image_say_so_in_plain_words(mcp_images):
-    app = FleetTuiApp(Target(mcp=[mcp_images.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_images.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await call(pilot, "not_an_image")
@@ -121,7 +121,7 @@ def resident_mb() -> float:
 
 
 async def test_twenty_huge_images_keep_memory_flat(mcp_images):
-    app = FleetTuiApp(Target(mcp=[mcp_images.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_images.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await call(pilot, "huge_image")
@@ -135,7 +135,7 @@ async def test_twenty_huge_images_keep_memory_flat(mcp_images):
 
 
 async def test_a_large_image_is_drawn_from_a_smaller_copy_and_let_go(mcp_images):
-    app = FleetTuiApp(Target(mcp=[mcp_images.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_images.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         for shade in range(3):

@@ -14,8 +14,8 @@ async def test_lists_the_union_with_owners_and_filters_fuzzily(two_servers):
         names = [t.name for t in app.controller.tools]
         assert {"echo", "picture", "slow_count", "whoami"} <= set(names)
         owners = {t.name: t.endpoint for t in app.controller.tools}
-        assert owners["echo"].startswith(two_servers.mcp[0].rsplit("/", 1)[0])
-        assert owners["picture"].startswith(two_servers.mcp[1].rsplit("/", 1)[0])
+        assert owners["echo"].startswith(two_servers.urls[0].rsplit("/", 1)[0])
+        assert owners["picture"].startswith(two_servers.urls[1].rsplit("/", 1)[0])
         app.history.focus()
         await pilot.press("slash")
         assert app.focused.id == "tool-filter"
@@ -40,7 +40,7 @@ async def test_call_shows_text_history_and_timing(two_servers):
         app.result_view.select_tab("timing")
         await pilot.pause()
         timing = dict(app.result_view.plan.timing)
-        assert timing["Endpoint"] == entry.result.endpoint == two_servers.mcp[0]
+        assert timing["Endpoint"] == entry.result.endpoint == two_servers.urls[0]
         assert timing["Latency"].endswith(" ms") and timing["Status"] == "ok"
         raw = app.query_one("#raw", TextPager).text
         assert "hello from the form" in raw

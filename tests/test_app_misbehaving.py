@@ -3,14 +3,14 @@ in the tool list."""
 
 from __future__ import annotations
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
 
 
 async def test_an_error_status_shows_in_the_banner_with_a_hint(misbehaving):
     url = f"{misbehaving}/status/401"
-    app = FleetTuiApp(Target(mcp=[url]))
+    app = FleetTuiApp(McpTarget(urls=[url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.banner.shown)
 
@@ -20,7 +20,7 @@ async def test_an_error_status_shows_in_the_banner_with_a_hint(misbehaving):
 
 async def test_an_endpoint_that_never_connected_is_down_not_lost(misbehaving):
     refused, fine = f"{misbehaving}/status/401", f"{misbehaving}/fine"
-    app = FleetTuiApp(Target(mcp=[refused, fine]))
+    app = FleetTuiApp(McpTarget(urls=[refused, fine]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.banner.shown)
 
@@ -31,7 +31,7 @@ async def test_an_endpoint_that_never_connected_is_down_not_lost(misbehaving):
 
 
 async def test_broken_tools_are_marked_with_their_reason_and_the_others_work(misbehaving):
-    app = FleetTuiApp(Target(mcp=[f"{misbehaving}/bad-schemas"]))
+    app = FleetTuiApp(McpTarget(urls=[f"{misbehaving}/bad-schemas"]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         prompts = {

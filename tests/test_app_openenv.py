@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for, wait_idle
 
 
 async def test_openenv_episode_in_the_status_bar_and_reset(openenv_server):
-    app = FleetTuiApp(Target(openenv=openenv_server.base_url))
+    app = FleetTuiApp(OpenEnvTarget(url=openenv_server.base_url))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         assert {"echo", "snapshot", "finish"} <= {t.name for t in app.controller.tools}

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
 from tests.fixtures.mcp_servers import free_port
@@ -28,7 +28,7 @@ async def test_server_death_shows_banner_and_reconnect_recovers():
     server = serve_beta(port)
     url = f"http://127.0.0.1:{port}/mcp"
     wait_until(lambda: port_open(port))
-    app = FleetTuiApp(Target(mcp=[url]))
+    app = FleetTuiApp(McpTarget(urls=[url]))
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_connected(pilot)

@@ -9,7 +9,7 @@ import pytest
 from mcp.server.mcpserver import MCPServer
 from textual.widgets import Input
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from tests.app_driver import wait_connected, wait_for, wait_idle
@@ -37,7 +37,7 @@ def paint_server() -> Iterator[tuple[ServedMcp, list[dict[str, Any]]]]:
 
 async def test_typing_reaches_the_only_field_and_is_sent(paint_server):
     served, received = paint_server
-    app = FleetTuiApp(Target(mcp=[served.url]))
+    app = FleetTuiApp(McpTarget(urls=[served.url]))
     async with app.run_test(size=(120, 35)) as pilot:
         await wait_connected(pilot)
         assert app.tool_panel.tool.input_schema == SCHEMA
@@ -60,7 +60,7 @@ async def test_typing_reaches_the_only_field_and_is_sent(paint_server):
 
 async def test_clicking_the_field_after_the_filter_types_into_it(paint_server):
     served, received = paint_server
-    app = FleetTuiApp(Target(mcp=[served.url]))
+    app = FleetTuiApp(McpTarget(urls=[served.url]))
     async with app.run_test(size=(120, 35)) as pilot:
         await wait_connected(pilot)
         app.tool_list.focus_filter()

@@ -7,7 +7,7 @@ import pytest
 from fleet_tui.cli import build_command_parser
 from fleet_tui.commands.app import IMAGE_BACKENDS
 from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget, LocalTarget, OpenEnvTarget
 from fleet_tui.text import clean, one_line, visible
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command
@@ -102,20 +102,20 @@ def test_structured_content_is_never_checked_against_a_remote_schema(silent_url)
 
 
 def test_call_command_round_trips_target_and_arguments():
-    target = Target(env_key="tracker", local=True)
+    target = LocalTarget(env_key="tracker")
     assert call_command(target, "get_issue", {"issue_id": 1}) == (
         "fleet-tui call --local --args '{\"issue_id\":1}' -- tracker get_issue"
     )
-    kept = Target(env_key="tracker", data_key="d:1")
+    kept = FleetTarget(env_key="tracker", data_key="d:1")
     assert call_command(kept, "t", {}, instance_id="abc") == "fleet-tui call --instance abc -- t"
 
 
 def test_call_command_keeps_the_openenv_task():
-    target = Target(openenv="http://h:8000", openenv_task=("test", 3))
+    target = OpenEnvTarget(url="http://h:8000", task=("test", 3))
     assert call_command(target, "step", {"x": 1}) == (
         "fleet-tui call --openenv http://h:8000 --openenv-task test:3 --args '{\"x\":1}' -- step"
     )
-    assert call_command(Target(openenv="http://h:8000"), "step", {}) == (
+    assert call_command(OpenEnvTarget(url="http://h:8000"), "step", {}) == (
         "fleet-tui call --openenv http://h:8000 -- step"
     )
 

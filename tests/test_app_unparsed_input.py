@@ -10,7 +10,7 @@ import pytest
 from mcp.server.mcpserver import MCPServer
 from textual.widgets import Input, TextArea
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.form_fields import FieldWidget
 from fleet_tui.ui.widgets.tool_form import ToolForm
@@ -44,7 +44,7 @@ def note_server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
 def app_and_calls(note_server) -> tuple[FleetTuiApp, list[dict[str, Any]]]:
     url, received = note_server
     received.clear()
-    return FleetTuiApp(Target(mcp=[url])), received
+    return FleetTuiApp(McpTarget(urls=[url])), received
 
 
 def box(app: FleetTuiApp, name: str) -> Input:

@@ -16,7 +16,7 @@ from fleet_tui.envs.capabilities import (
     unwrapped,
 )
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import LocalTarget, McpTarget, OpenEnvTarget
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session.recording_env import RecordingEnv
 
@@ -31,12 +31,12 @@ CAPABILITIES = [
 
 OFFERED = {
     "fleet": (
-        Target(env_key="tracker", local=True),
+        LocalTarget(env_key="tracker"),
         {Reconnectable, HasSqliteResources, FleetInstance, Heartbeating},
     ),
-    "mcp": (Target(mcp=["http://127.0.0.1:9/mcp"]), {Reconnectable}),
+    "mcp": (McpTarget(urls=["http://127.0.0.1:9/mcp"]), {Reconnectable}),
     "openenv": (
-        Target(openenv="http://127.0.0.1:9"),
+        OpenEnvTarget(url="http://127.0.0.1:9"),
         {Reconnectable, HasTaskRoutes, ResetsIntoTask},
     ),
 }

@@ -13,7 +13,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.capabilities import HearsServer
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import LocalTarget, McpTarget, OpenEnvTarget
 from tests.fixtures.mcp_servers import ServedMcp, serve_in_thread
 
 
@@ -37,7 +37,7 @@ def chatty() -> Iterator[ServedMcp]:
 
 async def test_a_log_message_reaches_the_session_handlers(chatty: ServedMcp) -> None:
     heard: list[tuple[str, Any]] = []
-    controller = SessionController(Target(mcp=[chatty.url]))
+    controller = SessionController(McpTarget(urls=[chatty.url]))
     controller.client_handlers.on_notification.append(lambda url, n: heard.append((url, n)))
     await controller.connect()
     try:
@@ -50,6 +50,6 @@ async def test_a_log_message_reaches_the_session_handlers(chatty: ServedMcp) -> 
 
 
 def test_envs_that_speak_mcp_hear_servers() -> None:
-    assert isinstance(make_env(Target(mcp=["http://127.0.0.1:1/mcp"])), HearsServer)
-    assert isinstance(make_env(Target(env_key="tracker", local=True)), HearsServer)
-    assert not isinstance(make_env(Target(openenv="http://127.0.0.1:1")), HearsServer)
+    assert isinstance(make_env(McpTarget(urls=["http://127.0.0.1:1/mcp"])), HearsServer)
+    assert isinstance(make_env(LocalTarget(env_key="tracker")), HearsServer)
+    assert not isinstance(make_env(OpenEnvTarget(url="http://127.0.0.1:1")), HearsServer)

@@ -17,7 +17,7 @@ from fleet_tui.controller import (
     SessionEvent,
 )
 from fleet_tui.envs.base import EnvError, Verdict
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget, McpTarget, Target
 from fleet_tui.local import bundled_task_files
 from fleet_tui.tasks.files import load_tasks
 from tests.fixtures.local_host import TEST_API_KEY
@@ -62,7 +62,7 @@ async def test_calls_are_numbered_records_announced_as_they_start_and_finish(two
 
 
 async def test_a_failed_connect_leaves_the_session_disconnected(dead_mcp_url):
-    session, _ = watched(Target(mcp=[dead_mcp_url]))
+    session, _ = watched(McpTarget(urls=[dead_mcp_url]))
     with pytest.raises(EnvError):
         await session.connect()
     assert session.state == ConnectionState.DISCONNECTED and not session.connected
@@ -101,7 +101,7 @@ def text_only_computer():
 async def test_a_computer_action_that_shows_nothing_is_followed_by_a_screenshot(
     text_only_computer,
 ):
-    session, _ = watched(Target(mcp=[text_only_computer.url]))
+    session, _ = watched(McpTarget(urls=[text_only_computer.url]))
     try:
         await session.connect()
         assert session.computer_use
@@ -122,7 +122,7 @@ def bundled_task(key: str):
 
 
 async def test_tasks_reset_or_switch_the_env_and_verdicts_follow_the_last_call(local_host):
-    target = Target(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
+    target = FleetTarget(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
     session, events = watched(target)
     try:
         await session.connect()

@@ -8,7 +8,7 @@ import pytest
 
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.fleet import FleetEnv
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget, LocalTarget
 from tests.fixtures.local_host import TEST_API_KEY
 
 
@@ -16,8 +16,8 @@ def running_ids(local_host) -> set[str]:
     return {i.instance_id for i in local_host.registry.instances.values() if i.running}
 
 
-def target(local_host, **fields) -> Target:
-    return Target(base_url=local_host.base_url, api_key=TEST_API_KEY, **fields)
+def target(local_host, **fields) -> FleetTarget:
+    return FleetTarget(base_url=local_host.base_url, api_key=TEST_API_KEY, **fields)
 
 
 async def test_provisions_lists_both_endpoints_and_closes(local_host):
@@ -205,7 +205,7 @@ async def test_unknown_instance_is_a_clear_error(local_host):
 
 
 async def test_local_starts_and_stops_the_embedded_host():
-    env = FleetEnv(Target(env_key="desktop-todo", local=True))
+    env = FleetEnv(LocalTarget(env_key="desktop-todo"))
     try:
         await env.connect()
         host = env.local_host
@@ -220,7 +220,9 @@ async def test_local_starts_and_stops_the_embedded_host():
 
 async def test_unreachable_host_is_named(local_host):
     dead = local_host.base_url.rsplit(":", 1)[0] + ":1"
-    env = FleetEnv(Target(env_key="tracker", base_url=dead, api_key=TEST_API_KEY), max_retries=0)
+    env = FleetEnv(
+        FleetTarget(env_key="tracker", base_url=dead, api_key=TEST_API_KEY), max_retries=0
+    )
     with pytest.raises(EnvError, match=f"cannot provision tracker: {dead} is unreachable"):
         await env.connect()
     await env.close()

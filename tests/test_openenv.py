@@ -14,14 +14,14 @@ from fleet_tui.commands.target_options import parse_openenv_task
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.openenv import OpenEnvEnv, http_base_url, ws_url
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import OpenEnvTarget
 
 pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
 async def env(openenv_server):
-    env = OpenEnvEnv(Target(openenv=openenv_server.base_url), seed=7)
+    env = OpenEnvEnv(OpenEnvTarget(url=openenv_server.base_url), seed=7)
     lines: list[str] = []
     await env.connect(lines.append)
     env.progress_lines = lines
@@ -30,7 +30,7 @@ async def env(openenv_server):
 
 
 async def test_make_env_picks_openenv_for_an_openenv_target(openenv_server):
-    env = make_env(Target(openenv=openenv_server.base_url))
+    env = make_env(OpenEnvTarget(url=openenv_server.base_url))
     assert isinstance(env, OpenEnvEnv)
     assert env.info.kind == "openenv"
 
@@ -131,7 +131,7 @@ async def test_reset_with_a_seed_starts_a_fresh_episode(env):
 
 
 async def test_no_session_opened_without_reset_when_asked(openenv_server):
-    env = OpenEnvEnv(Target(openenv=openenv_server.base_url), reset_on_connect=False)
+    env = OpenEnvEnv(OpenEnvTarget(url=openenv_server.base_url), reset_on_connect=False)
     lines: list[str] = []
     await env.connect(lines.append)
     try:
@@ -157,7 +157,7 @@ async def test_servers_without_task_routes_have_no_tasks_and_no_error(env):
 
 
 async def test_unreachable_server_is_a_clear_error():
-    env = OpenEnvEnv(Target(openenv="http://127.0.0.1:9"))
+    env = OpenEnvEnv(OpenEnvTarget(url="http://127.0.0.1:9"))
     with pytest.raises(EnvError, match=r"cannot open a session at ws://127\.0\.0\.1:9/ws"):
         await env.connect()
     assert env.endpoints()[0].state == EndpointState.DOWN
@@ -167,7 +167,7 @@ async def test_unreachable_server_is_a_clear_error():
 async def test_server_dying_mid_session_says_reconnecting_starts_a_new_episode(
     dying_openenv_server,
 ):
-    env = OpenEnvEnv(Target(openenv=dying_openenv_server.base_url), seed=5)
+    env = OpenEnvEnv(OpenEnvTarget(url=dying_openenv_server.base_url), seed=5)
     await env.connect()
     kept = await env.call_tool("echo", {"text": "before the crash"})
     dying_openenv_server.kill()
@@ -185,7 +185,7 @@ async def test_server_dying_mid_session_says_reconnecting_starts_a_new_episode(
 
 
 async def test_reconnect_opens_a_new_episode(openenv_server):
-    env = OpenEnvEnv(Target(openenv=openenv_server.base_url), seed=1)
+    env = OpenEnvEnv(OpenEnvTarget(url=openenv_server.base_url), seed=1)
     await env.connect()
     old_episode = env.episode_id
     lines: list[str] = []
@@ -263,7 +263,7 @@ def test_openenv_task_option_is_checked(capsys):
 async def test_a_server_without_mcp_tools_gets_a_step_tool_taking_its_action(
     counter_openenv_server,
 ):
-    env = OpenEnvEnv(Target(openenv=counter_openenv_server.base_url), seed=1)
+    env = OpenEnvEnv(OpenEnvTarget(url=counter_openenv_server.base_url), seed=1)
     await env.connect()
     try:
         (tool,) = await env.list_tools()

@@ -13,7 +13,7 @@ from PIL import Image
 from fleet_tui.cli import main
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from fleet_tui.ui.widgets.task_panel import TaskPanel
@@ -35,7 +35,7 @@ def shapes_server(openenv_venv, tmp_path_factory):
 
 @pytest.fixture
 async def shapes(shapes_server):
-    env = OpenEnvEnv(Target(openenv=shapes_server.base_url), seed=9, split="test", index=1)
+    env = OpenEnvEnv(OpenEnvTarget(url=shapes_server.base_url), seed=9, split="test", index=1)
     lines: list[str] = []
     await env.connect(lines.append)
     env.progress_lines = lines
@@ -179,7 +179,7 @@ def test_openenv_task_option_picks_the_task_of_every_reset(shapes_server, capsys
 
 
 async def test_a_second_session_is_refused_with_the_servers_reason(shapes):
-    second = OpenEnvEnv(Target(openenv=shapes.base_url))
+    second = OpenEnvEnv(OpenEnvTarget(url=shapes.base_url))
     with pytest.raises(EnvError, match="the server refused the session: Server at capacity"):
         await second.connect()
     await second.close()
@@ -189,7 +189,7 @@ async def test_a_second_session_is_refused_with_the_servers_reason(shapes):
 async def test_app_tasks_pane_pages_the_task_routes_and_starts_a_task(shapes_server):
     """The app's Tasks pane lists the server's tasks; Start task resets into that split+index."""
     features = TaskFeatures(recorder=None)
-    app = FleetTuiApp(Target(openenv=shapes_server.base_url), env_factory=features.env_factory)
+    app = FleetTuiApp(OpenEnvTarget(url=shapes_server.base_url), env_factory=features.env_factory)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, timeout=60)

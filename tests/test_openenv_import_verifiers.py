@@ -20,7 +20,7 @@ import pytest
 from fleet_tui.cli import main
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import OpenEnvTarget
 from tests.fixtures.openenv_servers import ENV_SOURCES, openenv_import, serve_imported
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -45,7 +45,7 @@ def test_the_wrapper_fails_because_verifiers_sets_signal_handlers_off_the_main_t
 
 
 async def test_a_session_reports_the_failure_as_a_failed_reset(arith_server):
-    env = OpenEnvEnv(Target(openenv=arith_server.base_url), seed=1)
+    env = OpenEnvEnv(OpenEnvTarget(url=arith_server.base_url), seed=1)
     with pytest.raises(EnvError, match=f"reset failed: {SIGNAL_ERROR}"):
         await env.connect()
     await env.close()
@@ -79,7 +79,7 @@ def test_the_env_builds_on_the_main_thread_but_not_on_a_worker_thread(openenv_ve
     strict=True, raises=EnvError, reason=f"openenv 0.10.0's Verifiers wrapper: {SIGNAL_ERROR}"
 )
 async def test_tasks_reset_and_submit_with_a_reward(arith_server):
-    env = OpenEnvEnv(Target(openenv=arith_server.base_url), reset_on_connect=False)
+    env = OpenEnvEnv(OpenEnvTarget(url=arith_server.base_url), reset_on_connect=False)
     await env.connect()
     try:
         assert [split["name"] for split in await env.splits()] == ["train", "eval"]

@@ -8,7 +8,7 @@ import json
 import pytest
 from textual.widgets import Static, TextArea
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.tool_panel import RawJsonForm
 from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected
@@ -27,7 +27,7 @@ def test_call_shows_the_result_of_a_tool_whose_output_schema_is_a_bomb(mcp_bombs
 
 @pytest.mark.timeout(60)
 async def test_the_app_shows_the_result_of_a_tool_whose_output_schema_is_a_bomb(mcp_bombs):
-    app = FleetTuiApp(Target(mcp=[mcp_bombs.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_bombs.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         entry = await call(pilot, "bomb_out")
@@ -41,7 +41,7 @@ async def test_the_app_shows_the_result_of_a_tool_whose_output_schema_is_a_bomb(
 
 @pytest.mark.timeout(60)
 async def test_a_bomb_input_schema_gets_a_raw_json_form_that_takes_typing(mcp_bombs):
-    app = FleetTuiApp(Target(mcp=[mcp_bombs.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_bombs.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await app.show_tool("bomb_in")
@@ -80,7 +80,7 @@ def test_a_result_that_breaks_its_output_schema_is_shown_with_the_mismatch(mcp_b
 
 @pytest.mark.timeout(60)
 async def test_the_app_lists_a_backtracking_pattern_as_not_checked(mcp_bombs):
-    app = FleetTuiApp(Target(mcp=[mcp_bombs.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_bombs.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         entry = await call(pilot, "slow_pattern_out")

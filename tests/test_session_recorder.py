@@ -26,7 +26,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
     Verdict,
 )
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget, LocalTarget
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import (
     SessionRecorder,
@@ -48,7 +48,7 @@ def test_every_event_round_trips(tmp_path):
     image = png("red")
     task = Task(key="t1", prompt="Do it", env_key="tracker", verifier_code="def v(env): return 1")
     with SessionRecorder(path) as recorder:
-        recorder.connect(Target(env_key="tracker", local=True), EnvInfo(kind="local"), ["a", "b"])
+        recorder.connect(LocalTarget(env_key="tracker"), EnvInfo(kind="local"), ["a", "b"])
         recorder.reset(seed=3, result=ResetResult(message="ok"))
         recorder.task(task)
         seq = recorder.call("look", {"x": 1})
@@ -113,7 +113,7 @@ def test_images_stored_once_by_hash_not_inline(tmp_path):
 def test_secrets_never_written(tmp_path, monkeypatch):
     monkeypatch.setenv("FLEET_API_KEY", "sk-live-very-secret-123")
     path = tmp_path / "s.jsonl"
-    target = Target(
+    target = FleetTarget(
         env_key="tracker",
         api_key="sk-live-very-secret-123",
         env_variables={"OPENAI_API_KEY": "sk-other-456", "MODE": "fast"},

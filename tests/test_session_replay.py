@@ -12,7 +12,7 @@ import pytest
 
 from fleet_tui.envs.base import Task
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget, McpTarget
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import INLINE_LIMIT, SessionRecorder
 from fleet_tui.session.recording_env import RecordingEnv
@@ -34,8 +34,8 @@ CLOSE_ISSUE_1 = Task(
 TIMESTAMPS = ["updated_at", "created_at"]
 
 
-def target(host, env_key="tracker") -> Target:
-    return Target(env_key=env_key, base_url=host.base_url, api_key=API_KEY)
+def target(host, env_key="tracker") -> FleetTarget:
+    return FleetTarget(env_key=env_key, base_url=host.base_url, api_key=API_KEY)
 
 
 async def record(path, host, env_key, calls, task=None):
@@ -74,7 +74,7 @@ def test_recording_holds_every_event(tracker_session):
     assert kinds[:4] == ["session", "connect", "reset", "task"]
     assert kinds.count("call") == 3 and kinds.count("result") == 3
     assert kinds[-1] == "verify" and tracker_session.verdicts()[0].verdict.passed
-    assert tracker_session.connect().target["env_key"] == "tracker"
+    assert tracker_session.connect().target.env_key == "tracker"
     assert API_KEY not in tracker_session.path.read_text()
 
 
@@ -158,7 +158,7 @@ def test_cli_replay_exit_codes(tracker_session, local_host, tmp_path):
 
 async def test_a_big_result_is_stored_beside_the_session_and_replays(mcp_beta, tmp_path):
     path = tmp_path / "big.jsonl"
-    mcp = Target(mcp=[mcp_beta.url])
+    mcp = McpTarget(urls=[mcp_beta.url])
     with SessionRecorder(path) as recorder:
         env = RecordingEnv(make_env(mcp), recorder, mcp)
         try:

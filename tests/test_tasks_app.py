@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget
 from fleet_tui.local import bundled_task_files
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder
@@ -57,7 +57,7 @@ async def act(pilot, tool: str, arguments: dict):
 
 
 def make_app(local_host, features: TaskFeatures, env_key="tracker") -> FleetTuiApp:
-    target = Target(env_key=env_key, base_url=local_host.base_url, api_key=TEST_API_KEY)
+    target = FleetTarget(env_key=env_key, base_url=local_host.base_url, api_key=TEST_API_KEY)
     return FleetTuiApp(target, env_factory=features.env_factory)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Static
 
 from fleet_tui.envs.base import TextBlock, ToolResult
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget
 from fleet_tui.local import bundled_task_files
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder, blocks_dir
@@ -56,7 +56,7 @@ async def test_app_options_keys_and_recording(local_host, tmp_path):
             "local",
         ]
     )
-    target = Target(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
+    target = FleetTarget(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
     features = TaskFeatures.from_args(target, args)
     app = FleetTuiApp(target, env_factory=features.env_factory)
     app.extensions.append(features.install)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from fleet_tui.ui.widgets.task_panel import TaskPanel
@@ -24,7 +24,7 @@ async def step(pilot, tool: str, arguments: dict):
 
 async def test_rewards_with_running_total(counter_openenv_server):
     features = TaskFeatures(recorder=None)
-    target = Target(openenv=counter_openenv_server.base_url)
+    target = OpenEnvTarget(url=counter_openenv_server.base_url)
     app = FleetTuiApp(target, env_factory=features.env_factory)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:

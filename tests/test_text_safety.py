@@ -13,10 +13,11 @@ from collections.abc import Iterator
 import pytest
 from mcp.server.mcpserver import MCPServer
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget, McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
 from tests.cli_run import fleet_tui
+from tests.fixtures.local_host import TEST_API_KEY
 from tests.fixtures.mcp_servers import BEARER_SEEN, ServedMcp, serve_in_thread
 
 SECRET = "sk-live-split-by-escapes-7777"
@@ -31,7 +32,7 @@ def raw_forms(text: str) -> list[str]:
 
 
 async def test_bidi_and_c1_controls_in_a_result_show_as_signs(mcp_alpha):
-    app = FleetTuiApp(Target(mcp=[mcp_alpha.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_alpha.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         entry = await call(pilot, "echo", {"text": HIDDEN_FORMS})
@@ -79,12 +80,17 @@ def test_an_env_echoing_a_secret_env_value_does_not_print_it(mcp_alpha, as_json)
     assert "token [redacted]" in result.stdout
 
 
-async def test_the_copied_command_and_its_toast_redact_secret_env_values(mcp_alpha):
-    target = Target(mcp=[mcp_alpha.url], env_variables={"API_TOKEN": SECRET_ENV, "MODE": "fast"})
+async def test_the_copied_command_and_its_toast_redact_secret_env_values(local_host):
+    target = FleetTarget(
+        env_key="tracker",
+        base_url=local_host.base_url,
+        api_key=TEST_API_KEY,
+        env_variables={"API_TOKEN": SECRET_ENV, "MODE": "fast"},
+    )
     app = FleetTuiApp(target)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_connected(pilot)
-        await app.show_tool("echo", {"text": "hi"})
+        await app.show_tool("list_issues", {})
         await pilot.press("ctrl+y")
         await wait_for(pilot, lambda: app.clipboard)
         assert "--env 'API_TOKEN=[redacted]' --env MODE=fast" in app.clipboard
@@ -108,7 +114,7 @@ async def test_a_tool_named_like_an_option_stays_a_name_when_the_copied_command_
     server.add_tool(lambda: "called by its name", name=name, description="An option?")
     dashes = serve_in_thread("dashes", server)
     try:
-        app = FleetTuiApp(Target(mcp=[dashes.url]))
+        app = FleetTuiApp(McpTarget(urls=[dashes.url]))
         async with app.run_test(size=SIZE) as pilot:
             await wait_connected(pilot)
             await app.show_tool(name)

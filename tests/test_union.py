@@ -9,7 +9,7 @@ from mcp.server.mcpserver import MCPServer
 
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.mcp_union import McpEnv, McpUnion, Timeouts
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from tests.fixtures.mcp_servers import BEARER_SEEN, serve_in_thread
 
 
@@ -192,7 +192,7 @@ async def test_reconnect_brings_a_restarted_endpoint_back(mcp_alpha):
 
 
 async def test_mcp_env_has_no_reset(mcp_alpha):
-    env = McpEnv(Target(mcp=[mcp_alpha.url]))
+    env = McpEnv(McpTarget(urls=[mcp_alpha.url]))
     try:
         await env.connect()
         names = [tool.name for tool in await env.list_tools()]

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.envs.targets import Target
+    from fleet_tui.envs.targets import LocalTarget
     from fleet_tui.ui.run import run_app
 
-    return run_app(Target(env_key=DEMO_ENV, local=True, keep=args.keep), args)
+    return run_app(LocalTarget(env_key=DEMO_ENV, keep=args.keep), args)

@@ -21,12 +21,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.commands.target_options import check_target
-    from fleet_tui.envs.targets import Target
+    from fleet_tui.commands.target_options import check_fleet_host
 
     api_key = os.environ.get("FLEET_API_KEY") or None
-    # Checked like a provisioning target (an API key for the cloud), minus the env key.
-    check_target(Target(env_key="-", local=args.local, base_url=args.base_url, api_key=api_key))
+    if not args.local:
+        check_fleet_host(args.base_url, api_key)
     return asyncio.run(list_envs(args, api_key))
 
 

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fleet_tui.commands.target_options import has_target, target_from_args
+    from fleet_tui.envs.targets import InstanceTarget
     from fleet_tui.session.reader import load_session
     from fleet_tui.session.replay import replay_session
     from fleet_tui.tasks.provision import connected, shared_host
@@ -37,8 +38,8 @@ def run(args: argparse.Namespace) -> int:
     for problem in session.problems:
         err(f"fleet-tui: {args.session}: {problem}")
     recorded = session.connect()
-    if not has_target(args) and recorded:
-        args.env_key = recorded.target.get("env_key")  # the env the session was recorded on
+    if not has_target(args) and recorded and isinstance(recorded.target, InstanceTarget):
+        args.env_key = recorded.target.env_key  # the env the session was recorded on
     base = target_from_args(args)
 
     def show(step) -> None:

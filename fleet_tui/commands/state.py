@@ -10,6 +10,7 @@ from typing import Any
 from fleet_tui.commands.output import err, out, print_json
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.text import pretty_json
 
 
@@ -20,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     target = target_from_args(args)
-    if not target.openenv:
+    if not isinstance(target, OpenEnvTarget):
         raise EnvError("state shows an OpenEnv server's state: give --openenv URL")
     from fleet_tui.envs.openenv import OpenEnvEnv
 

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from fleet_tui.envs.base import EnvError
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import FleetTarget, LocalTarget, McpTarget, OpenEnvTarget, Target
 from fleet_tui.text import remember_secrets
 
 
@@ -73,27 +73,29 @@ def heartbeat_seconds(asked: int | None, *, keep: bool) -> int | None:
 
 def target_from_args(args: argparse.Namespace) -> Target:
     """Build and check a Target; raises EnvError (exit 2) with a one-line message."""
+    check_target_args(args)
     env_variables = dict(key_value(item, "--env") for item in args.env_variables)
-    remember_secrets(env_variables)
-    target = Target(
-        env_key=args.env_key,
-        instance=args.instance,
-        local=args.local,
-        base_url=args.base_url,
-        mcp=list(args.mcp),
-        openenv=args.openenv,
-        openenv_task=parse_openenv_task(args.openenv_task),
-        data_key=args.data_key,
-        region=args.region,
-        image_type=args.image_type,
-        ttl_seconds=args.ttl,
-        heartbeat_seconds=heartbeat_seconds(args.heartbeat, keep=args.keep),
-        env_variables=env_variables,
-        keep=args.keep,
-        api_key=os.environ.get("FLEET_API_KEY") or None,
-    )
-    check_target(target)
-    return target
+    remember_secrets(env_variables)  # whatever the target: an env may echo them
+    if args.openenv:
+        return OpenEnvTarget(url=args.openenv, task=parse_openenv_task(args.openenv_task))
+    if not (args.env_key or args.instance):
+        return McpTarget(urls=list(args.mcp))
+    instance = {
+        "env_key": args.env_key,
+        "instance": args.instance,
+        "data_key": args.data_key,
+        "region": args.region,
+        "image_type": args.image_type,
+        "ttl_seconds": args.ttl,
+        "heartbeat_seconds": heartbeat_seconds(args.heartbeat, keep=args.keep),
+        "env_variables": env_variables,
+        "keep": args.keep,
+    }
+    if args.local:
+        return LocalTarget(**instance)
+    api_key = os.environ.get("FLEET_API_KEY") or None
+    check_fleet_host(args.base_url, api_key)
+    return FleetTarget(**instance, base_url=args.base_url, api_key=api_key)
 
 
 def has_target(args: argparse.Namespace) -> bool:
@@ -126,24 +128,31 @@ def parse_openenv_task(text: str | None) -> tuple[str, int] | None:
     return split, int(index)
 
 
-def check_target(target: Target) -> None:
-    """Reject targets that cannot work, before anything is provisioned."""
-    chosen = [bool(target.openenv), bool(target.env_key or target.instance or target.local)]
-    if sum(chosen) > 1:
-        raise EnvError("--openenv cannot be combined with a Fleet env key, --instance or --local")
-    if target.openenv_task and not target.openenv:
+def check_target_args(args: argparse.Namespace) -> None:
+    """Reject target options that cannot work together, before anything is provisioned."""
+    fleet = bool(args.env_key or args.instance or args.local)
+    if args.openenv and (fleet or args.mcp):
+        raise EnvError(
+            "--openenv cannot be combined with a Fleet env key, --instance, --local or --mcp"
+        )
+    if args.mcp and (args.env_key or args.instance):
+        raise EnvError("--mcp cannot be combined with a Fleet env key or --instance")
+    if args.openenv_task and not args.openenv:
         raise EnvError("--openenv-task picks a task of an OpenEnv server: add --openenv URL")
-    if target.local and target.base_url:
+    if args.local and args.base_url:
         raise EnvError("--local and --base-url are alternatives: pick one")
-    if target.env_key and target.instance:
+    if args.env_key and args.instance:
         raise EnvError("give either ENV_KEY to provision or --instance ID to attach, not both")
-    if not (target.openenv or target.mcp or target.env_key or target.instance):
+    if not (args.openenv or args.mcp or args.env_key or args.instance):
         raise EnvError(
             "no target: give ENV_KEY (with --local for the embedded host), "
             "--instance ID, --openenv URL or --mcp URL"
         )
-    needs_key = target.kind == "fleet" and not target.base_url and not _has_stored_credentials()
-    if needs_key and not target.api_key:
+
+
+def check_fleet_host(base_url: str | None, api_key: str | None) -> None:
+    """The Fleet cloud needs an API key (set or stored); other hosts may not."""
+    if not base_url and not api_key and not _has_stored_credentials():
         raise EnvError(
             "FLEET_API_KEY is not set: set it to use the Fleet cloud, "
             "or add --local to run on the embedded local host"

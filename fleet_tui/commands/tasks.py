@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 from fleet_tui.envs.base import EnvError, Task
+from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.text import one_line, pretty_json
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     target = target_from_args(args)
-    if not target.openenv:
+    if not isinstance(target, OpenEnvTarget):
         raise EnvError("tasks lists the tasks of an OpenEnv server: give --openenv URL")
     if args.split is None and (args.index is not None or args.stop is not None or args.start):
         raise EnvError("--start, --stop and --index need --split")
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from fleet_tui.envs.openenv_http import OpenEnvHttp
 
     async def work() -> int:
-        http = OpenEnvHttp(http_base_url(target.openenv))
+        http = OpenEnvHttp(http_base_url(target.url))
         try:
             if args.split is None:
                 return await show_environments(http, args)

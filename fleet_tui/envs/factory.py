@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import InstanceTarget, McpTarget, OpenEnvTarget, Target
 
 if TYPE_CHECKING:
     from fleet_tui.envs.base import Env
@@ -13,14 +13,15 @@ if TYPE_CHECKING:
 
 def make_env(target: Target, **options: Any) -> Env:
     """The adapter for a target, not yet connected."""
-    if target.kind == "openenv":
+    if isinstance(target, OpenEnvTarget):
         from fleet_tui.envs.openenv import OpenEnvEnv
 
         return OpenEnvEnv(target, **options)
-    if target.kind == "mcp":
+    if isinstance(target, McpTarget):
         from fleet_tui.envs.mcp_union import McpEnv
 
         return McpEnv(target, **options)
+    assert isinstance(target, InstanceTarget)
     from fleet_tui.envs.fleet import FleetEnv
 
     return FleetEnv(target, **options)

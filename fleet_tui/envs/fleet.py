@@ -25,12 +25,13 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_union import DEFAULT_TIMEOUTS, McpUnion, Timeouts, say
+from fleet_tui.envs.targets import FleetTarget
 from fleet_tui.text import error_message, flat, redact
 
 if TYPE_CHECKING:
     import fleet
 
-    from fleet_tui.envs.targets import Target
+    from fleet_tui.envs.targets import LocalTarget
     from fleet_tui.local.runner import LocalHost
 
 LOCAL_API_KEY = "local"
@@ -87,7 +88,7 @@ class FleetEnv:
 
     def __init__(
         self,
-        target: Target,
+        target: FleetTarget | LocalTarget,
         *,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
         heartbeat_interval: int | None = None,
@@ -100,10 +101,10 @@ class FleetEnv:
         )
         self.max_retries = max_retries
         self.info = EnvInfo(
-            kind="local" if target.local else "fleet",
+            kind=target.kind,
             env_key=target.env_key,
             instance_id=target.instance,
-            base_url=target.base_url,
+            base_url=target.base_url if isinstance(target, FleetTarget) else None,
             ttl_seconds=target.ttl_seconds,
             keep=target.keep,
         )
@@ -159,8 +160,9 @@ class FleetEnv:
         await self.union.list_tools()
 
     async def _client(self, progress: Progress | None) -> fleet.AsyncFleet:
-        base_url, api_key = self.target.base_url, self.target.api_key
-        if self.target.local:
+        if isinstance(self.target, FleetTarget):
+            base_url, api_key = self.target.base_url, self.target.api_key
+        else:
             from fleet_tui.local.runner import start_local_host
 
             say(progress, "Starting the embedded local Fleet host")
@@ -225,7 +227,8 @@ class FleetEnv:
         if "FleetEnvironmentNotFoundError" in kinds:
             return f"cannot {doing}: {message}{await self._available_envs()}"
         if "FleetAuthenticationError" in kinds:
-            problem = "rejected the API key" if self.target.api_key else "needs an API key"
+            sent_key = isinstance(self.target, FleetTarget) and self.target.api_key
+            problem = "rejected the API key" if sent_key else "needs an API key"
             return f"cannot {doing}: {self.where} {problem} (set FLEET_API_KEY)"
         if "ConnectError" in kinds:
             return f"cannot {doing}: {self.where} is unreachable ({message})"
@@ -282,9 +285,9 @@ class FleetEnv:
 
     @property
     def where(self) -> str:
-        if self.target.local:
-            return "the embedded local host"
-        return self.target.base_url or "the Fleet cloud"
+        if isinstance(self.target, FleetTarget):
+            return self.target.base_url or "the Fleet cloud"
+        return "the embedded local host"
 
     def _connected_union(self) -> McpUnion:
         if self.union is None:

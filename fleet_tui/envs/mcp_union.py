@@ -40,7 +40,7 @@ from fleet_tui.text import describe_error, visible
 if TYPE_CHECKING:
     import mcp.types
 
-    from fleet_tui.envs.targets import Target
+    from fleet_tui.envs.targets import McpTarget
 
 T = TypeVar("T")
 
@@ -313,11 +313,11 @@ def say(progress: Progress | None, line: str) -> None:
 
 
 class McpEnv:
-    """An Env over plain MCP endpoints (`--mcp URL ...`): tools and calls, no reset."""
+    """An Env over plain MCP endpoints (an `McpTarget`): tools and calls, no reset."""
 
-    def __init__(self, target: Target, *, timeouts: Timeouts = DEFAULT_TIMEOUTS) -> None:
+    def __init__(self, target: McpTarget, *, timeouts: Timeouts = DEFAULT_TIMEOUTS) -> None:
         self.info = EnvInfo(kind="mcp")
-        self.union = McpUnion(target.mcp, timeouts=timeouts)
+        self.union = McpUnion(target.urls, timeouts=timeouts)
 
     def listen(self, handlers: ClientHandlers) -> None:
         self.union.listen(handlers)

@@ -41,7 +41,7 @@ from fleet_tui.envs.base import (
 from fleet_tui.envs.openenv_http import OpenEnvHttp
 from fleet_tui.envs.openenv_results import tool_result_from_observation, tool_result_from_step
 from fleet_tui.envs.results import error_result, tool_from_mcp
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import OpenEnvTarget
 
 EPISODE_ENDED = "the episode ended; reset to start a new one"
 STEP_TOOL = "step"
@@ -55,7 +55,7 @@ class OpenEnvEnv:
 
     def __init__(
         self,
-        target: Target,
+        target: OpenEnvTarget,
         *,
         reset_on_connect: bool = True,
         seed: int | None = None,
@@ -63,11 +63,9 @@ class OpenEnvEnv:
         index: int | None = None,
         timeout_s: float = 300.0,
     ) -> None:
-        if not target.openenv:
-            raise EnvError("OpenEnvEnv needs an --openenv URL")
         if (split is None) != (index is None):
             raise EnvError("give both a split and a task index, or neither")
-        self.base_url = http_base_url(target.openenv)
+        self.base_url = http_base_url(target.url)
         self.ws_url = ws_url(self.base_url)
         self.info = EnvInfo(kind="openenv", base_url=self.base_url)
         self.http = OpenEnvHttp(self.base_url)
@@ -75,9 +73,9 @@ class OpenEnvEnv:
         self.done = False
         self._reset_on_connect = reset_on_connect
         self.task: tuple[str, int] | None = (split, index) if split is not None else None
-        """The task every reset goes into unless told otherwise (from --openenv-task)."""
-        if self.task is None and target.openenv_task:
-            self.task = target.openenv_task
+        """The task every reset goes into unless told otherwise (the target's task)."""
+        if self.task is None and target.task:
+            self.task = target.task
         self._first_seed = seed
         self._timeout_s = timeout_s
         self._socket: ClientConnection | None = None
@@ -341,13 +339,13 @@ def http_base_url(url: str) -> str:
     parts = urlsplit(url if "://" in url else f"http://{url}")
     scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
     if scheme not in ("http", "https") or not parts.hostname:
-        raise EnvError(f"--openenv expects an http(s):// URL, got {url!r}")
+        raise EnvError(f"an OpenEnv server's URL starts with http(s):// or ws(s)://, not {url!r}")
     try:
         _ = parts.port  # raises ValueError on a bad port
     except ValueError:
-        raise EnvError(f"--openenv URL has a bad port: {url!r}") from None
+        raise EnvError(f"the OpenEnv server's URL has a bad port: {url!r}") from None
     if parts.netloc.endswith(":"):
-        raise EnvError(f"--openenv URL has no port after the colon: {url!r}")
+        raise EnvError(f"the OpenEnv server's URL has no port after the colon: {url!r}")
     path = parts.path.rstrip("/")
     path = path.removesuffix("/ws")
     return urlunsplit((scheme, parts.netloc, path, "", ""))

@@ -1,27 +1,24 @@
-"""Which environment to reach: a `Target` (`envs.factory.make_env` turns it into an adapter)."""
+"""Which environment to reach: a `Target`, one of four kinds told apart by `kind`
+(`envs.factory.make_env` turns one into its adapter).
+
+Session files keep `target.model_dump()`; `load_target` reads those back, including the dumps
+of older versions, which had one model with every kind's fields and no `kind`.
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter
 
 
-class Target(BaseModel):
-    """Where the environment is and how to provision it."""
+class InstanceTarget(BaseModel):
+    """An instance of a Fleet env, provisioned (`env_key`) or attached to (`instance`)."""
 
     env_key: str | None = None
     """`name[:version]` of a Fleet env to provision."""
     instance: str | None = None
     """Attach to this running Fleet instance instead of provisioning."""
-    local: bool = False
-    """Use the embedded local Fleet host (started in this process)."""
-    base_url: str | None = None
-    """Another Fleet-compatible host."""
-    mcp: list[str] = Field(default_factory=list)
-    """Plain MCP streamable-HTTP endpoints."""
-    openenv: str | None = None
-    """An OpenEnv environment server."""
-    openenv_task: tuple[str, int] | None = None
-    """(split, index): the task an OpenEnv session resets into, on servers with task routes."""
     data_key: str | None = None
     region: str | None = None
     image_type: str | None = None
@@ -32,22 +29,80 @@ class Target(BaseModel):
     outright (SIGKILL, power loss) and cannot close it. None: no heartbeats."""
     env_variables: dict[str, str] = Field(default_factory=dict)
     keep: bool = False
-    api_key: str | None = Field(default=None, exclude=True, repr=False)
 
-    @property
-    def kind(self) -> str:
-        if self.openenv:
-            return "openenv"
-        if self.mcp and not (self.env_key or self.instance):
-            return "mcp"
-        return "local" if self.local else "fleet"
+    def _what(self) -> str:
+        return self.env_key or f"instance {self.instance}"
+
+
+class FleetTarget(InstanceTarget):
+    """An instance on the Fleet cloud or another Fleet-compatible host."""
+
+    kind: Literal["fleet"] = "fleet"
+    base_url: str | None = None
+    """Another Fleet-compatible host; None: the Fleet cloud."""
+    api_key: str | None = Field(default=None, exclude=True, repr=False)
 
     def describe(self) -> str:
         """A short human label: what the status bar shows before connecting."""
-        if self.openenv:
-            return f"openenv {self.openenv}"
-        if self.kind == "mcp":
-            return "mcp " + ", ".join(self.mcp)
-        what = self.env_key or f"instance {self.instance}"
-        where = "local" if self.local else (self.base_url or "fleet")
-        return f"{what} @ {where}"
+        return f"{self._what()} @ {self.base_url or 'fleet'}"
+
+
+class LocalTarget(InstanceTarget):
+    """An instance on the embedded local Fleet host, started in this process."""
+
+    kind: Literal["local"] = "local"
+
+    def describe(self) -> str:
+        return f"{self._what()} @ local"
+
+    def on_host(self, base_url: str, api_key: str) -> FleetTarget:
+        """The same instance, on an embedded host already running at `base_url`."""
+        return FleetTarget(**self.model_dump(exclude={"kind"}), base_url=base_url, api_key=api_key)
+
+
+class McpTarget(BaseModel):
+    """Plain MCP endpoints, their tools joined into one list."""
+
+    kind: Literal["mcp"] = "mcp"
+    urls: list[str] = Field(default_factory=list)
+    """Streamable-HTTP endpoints."""
+
+    def describe(self) -> str:
+        return "mcp " + ", ".join(self.urls)
+
+
+class OpenEnvTarget(BaseModel):
+    """An OpenEnv environment server."""
+
+    kind: Literal["openenv"] = "openenv"
+    url: str
+    task: tuple[str, int] | None = None
+    """(split, index): the task a session resets into, on servers with task routes."""
+
+    def describe(self) -> str:
+        return f"openenv {self.url}"
+
+
+Target = Annotated[
+    FleetTarget | LocalTarget | McpTarget | OpenEnvTarget, Field(discriminator="kind")
+]
+TARGET = TypeAdapter(Target)
+"""Validates a target's dump (with its `kind`)."""
+
+
+def load_target(dump: dict[str, Any]) -> Target:
+    """A target from its dump; ValidationError when it is not one."""
+    return TARGET.validate_python(with_kind(dump))
+
+
+def with_kind(dump: Any) -> Any:
+    """A target's dump with its `kind`: an older dump (no `kind`) is turned into today's."""
+    if not isinstance(dump, dict) or "kind" in dump:
+        return dump
+    if dump.get("openenv"):
+        return {"kind": "openenv", "url": dump["openenv"], "task": dump.get("openenv_task")}
+    if dump.get("mcp") and not (dump.get("env_key") or dump.get("instance")):
+        return {"kind": "mcp", "urls": dump["mcp"]}
+    kind = "local" if dump.get("local") else "fleet"
+    fields = FleetTarget.model_fields if kind == "fleet" else LocalTarget.model_fields
+    return {"kind": kind} | {k: v for k, v in dump.items() if k in fields and k != "kind"}

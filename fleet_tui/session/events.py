@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, Field, TypeAdapter, ValidationError
 
 from fleet_tui.envs.base import (
     AudioBlock,
@@ -23,6 +23,7 @@ from fleet_tui.envs.base import (
     UnknownBlock,
     Verdict,
 )
+from fleet_tui.envs.targets import Target, load_target
 
 FORMAT_VERSION = 1
 IMAGES_FOLDER = ".images"
@@ -91,9 +92,22 @@ class SessionStart(_Event):
     tool: str = "fleet-tui"
 
 
+def _target_or_none(dump: Any) -> Target | None:
+    """The recorded target, from this version's dump or an older one; None when there is none
+    or it is not one (the rest of the event is still worth reading)."""
+    if isinstance(dump, BaseModel):
+        return dump  # a target being recorded
+    if not isinstance(dump, dict) or not dump:
+        return None
+    try:
+        return load_target(dump)
+    except ValidationError:
+        return None
+
+
 class ConnectEvent(_Event):
     event: Literal["connect"] = "connect"
-    target: dict[str, Any] = Field(default_factory=dict)
+    target: Annotated[Target | None, BeforeValidator(_target_or_none)] = None
     info: EnvInfo | None = None
     tools: list[str] = Field(default_factory=list)
 

@@ -25,6 +25,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     Verdict,
 )
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.events import (
     BLOCKS_FOLDER,
     IMAGES_FOLDER,
@@ -106,11 +107,10 @@ class SessionRecorder:
     # -- events ----------------------------------------------------------------------------
 
     def connect(
-        self, target: Any = None, info: EnvInfo | None = None, tools: list[str] = ()
+        self, target: Target | None = None, info: EnvInfo | None = None, tools: list[str] = ()
     ) -> int:
-        target_dict = target.model_dump(mode="json") if hasattr(target, "model_dump") else target
         event = ConnectEvent(
-            seq=self._next(), at=_now(), target=target_dict or {}, info=info, tools=list(tools)
+            seq=self._next(), at=_now(), target=target, info=info, tools=list(tools)
         )
         return self._write(event)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fleet_tui.envs.base import Env, EnvError, EnvInfo, Progress, ResetResult, ToolResult
+from fleet_tui.envs.targets import Target
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.text import named_error
 
@@ -16,7 +17,7 @@ from fleet_tui.text import named_error
 class RecordingEnv:
     """Wraps `env`, writing its events to `recorder`."""
 
-    def __init__(self, env: Env, recorder: SessionRecorder, target: Any = None) -> None:
+    def __init__(self, env: Env, recorder: SessionRecorder, target: Target | None = None) -> None:
         self.inner: Env = env
         self.recorder = recorder
         self.target = target

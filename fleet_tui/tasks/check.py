@@ -88,7 +88,7 @@ async def check_task(
         if not task.verifier_code:
             raise EnvError("the task has no verifier code")
         target = task_target(task, base)
-        say(f"provisioning {target.env_key}")
+        say(f"provisioning {target.describe()}")
         async with connected(target) as env:
             say("resetting")
             await env.reset()

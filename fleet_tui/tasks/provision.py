@@ -2,7 +2,7 @@
 
 `task_target` turns a task (env key, version, data key, env variables) plus the user's target
 options into a Target. `connected` opens an env and always closes what it created.
-`shared_host` starts the embedded Fleet host once when `--local` is given, so N tasks run on
+`shared_host` starts the embedded Fleet host once for a local target, so N tasks run on
 N instances of one host rather than on N hosts.
 """
 
@@ -13,11 +13,16 @@ from contextlib import asynccontextmanager
 
 from fleet_tui.envs.base import Env, EnvError, Progress, Task
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import InstanceTarget, LocalTarget, OpenEnvTarget, Target
 
 
 def task_target(task: Task, base: Target) -> Target:
-    """The target that provisions the env `task` names, on the host `base` points at."""
+    """The target that provisions the env `task` names, on the host `base` points at. An
+    OpenEnv server's tasks are reset into, not provisioned: `base` is the target."""
+    if isinstance(base, OpenEnvTarget):
+        return base
+    if not isinstance(base, InstanceTarget):
+        raise EnvError(f"task {task.key} runs on a Fleet env, which MCP endpoints cannot provision")
     if not task.env_key:
         raise EnvError(f"task {task.key} names no env (env_key or env_id)")
     env_key = task.env_key
@@ -49,20 +54,15 @@ async def connected(target: Target, progress: Progress | None = None) -> AsyncIt
 
 @asynccontextmanager
 async def shared_host(target: Target) -> AsyncIterator[Target]:
-    """With `--local`, one embedded host for the whole block: yields a target that points at it."""
-    if not target.local:
+    """For a `LocalTarget`, one embedded host for the whole block: yields a target that points
+    at it."""
+    if not isinstance(target, LocalTarget):
         yield target
         return
     from fleet_tui.local.runner import start_local_host
 
     host = start_local_host()
     try:
-        yield target.model_copy(
-            update={
-                "local": False,
-                "base_url": host.base_url,
-                "api_key": host.token,
-            }
-        )
+        yield target.on_host(host.base_url, host.token)
     finally:
         host.stop()

@@ -54,7 +54,7 @@ def query_fn(env: Env, resource: str) -> QueryFn:
     """A QueryFn over one SQLite resource of an env that has them."""
     inner = unwrapped(env)
     if not isinstance(inner, HasSqliteResources):
-        raise EnvError("this env has no SQLite resources to read (use a Fleet or --local env)")
+        raise EnvError("this env has no SQLite resources to read (Fleet envs have them)")
 
     async def run(sql: str) -> Rows:
         return rows_of(await inner.query(resource, sql))
@@ -169,7 +169,7 @@ async def verify_remote_isolated(
     fleet = inner.fleet if isinstance(inner, FleetInstance) else None
     if fleet is None or not env.info.instance_id:
         raise EnvError(
-            "remote verification needs a Fleet env (ENV_KEY, --instance or --local); "
+            "remote verification needs a Fleet instance (on any host); "
             "use the local verifier mode for other envs"
         )
     if not task.verifier_code:

@@ -11,7 +11,14 @@ import json
 import shlex
 from typing import Any
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import (
+    FleetTarget,
+    InstanceTarget,
+    LocalTarget,
+    McpTarget,
+    OpenEnvTarget,
+    Target,
+)
 from fleet_tui.text import redact
 
 
@@ -21,22 +28,22 @@ def target_options(target: Target, instance_id: str | None = None) -> list[str]:
     With `instance_id` (a Fleet instance that will outlive this app), attach to it instead of
     provisioning a new one.
     """
-    if target.openenv:
-        if target.openenv_task:
-            split, index = target.openenv_task
-            return ["--openenv", target.openenv, "--openenv-task", f"{split}:{index}"]
-        return ["--openenv", target.openenv]
+    if isinstance(target, OpenEnvTarget):
+        if target.task:
+            split, index = target.task
+            return ["--openenv", target.url, "--openenv-task", f"{split}:{index}"]
+        return ["--openenv", target.url]
+    if isinstance(target, McpTarget):
+        return [word for url in target.urls for word in ("--mcp", url)]
     words: list[str] = []
-    if instance_id and target.kind == "fleet":
+    if instance_id and isinstance(target, FleetTarget):
         words += ["--instance", instance_id]
     elif target.instance:
         words += ["--instance", target.instance]
-    if target.local:
+    if isinstance(target, LocalTarget):
         words.append("--local")
-    if target.base_url:
+    elif target.base_url:
         words += ["--base-url", target.base_url]
-    for url in target.mcp:
-        words += ["--mcp", url]
     if not instance_id:
         for flag, value in (
             ("--data-key", target.data_key),
@@ -52,8 +59,10 @@ def target_options(target: Target, instance_id: str | None = None) -> list[str]:
 
 def target_env_key(target: Target, instance_id: str | None = None) -> list[str]:
     """The ENV_KEY word that goes with `target_options` (none when attaching)."""
-    attaching = instance_id and target.kind == "fleet"
-    return [target.env_key] if target.env_key and not target.openenv and not attaching else []
+    if not isinstance(target, InstanceTarget) or not target.env_key:
+        return []
+    attaching = instance_id and isinstance(target, FleetTarget)
+    return [] if attaching else [target.env_key]
 
 
 def call_command(

@@ -9,6 +9,7 @@ from textual.message import Message
 
 from fleet_tui.controller import ConnectionState, describe
 from fleet_tui.envs.base import EnvInfo, Tool
+from fleet_tui.envs.targets import LocalTarget
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.call_command import target_options
@@ -80,7 +81,7 @@ class ConnectionSetup(AppPart):
             return
         target = self.controller.target
         self.keep_note[:] = [f"Instance {info.instance_id} is still running (--keep)."]
-        if target.local:
+        if isinstance(target, LocalTarget):
             self.keep_note.append(
                 "The embedded local host stops with fleet-tui, and the instance with it: for "
                 "instances that outlive the app, run `fleet-tui local serve` and use --base-url "

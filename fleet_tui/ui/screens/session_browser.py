@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.targets import InstanceTarget
 from fleet_tui.session.events import (
     CallEvent,
     ConnectEvent,
@@ -33,7 +34,10 @@ from fleet_tui.ui.widgets.verdict import verdict_headline, verdict_text
 def event_summary(event: SessionEvent) -> str:
     """One line per event for the list."""
     if isinstance(event, ConnectEvent):
-        where = event.info.env_key if event.info else event.target.get("env_key")
+        target = event.target
+        where = event.info.env_key if event.info else None
+        if where is None and isinstance(target, InstanceTarget):
+            where = target.env_key
         return f"{where or 'env'} · {len(event.tools)} tools"
     if isinstance(event, ResetEvent):
         return f"seed {event.seed}" if event.seed is not None else event.message or "reset"

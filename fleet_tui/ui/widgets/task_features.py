@@ -21,7 +21,7 @@ from textual.widgets import TabbedContent
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import Env, ResetResult, Task, Tool
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget, Target
 from fleet_tui.session.recorder import SessionRecorder, default_session_path, images_dir
 from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
@@ -73,7 +73,8 @@ class TaskFeatures:
         record = getattr(args, "record", None)
         recorder = None
         if not getattr(args, "no_record", False):
-            label = target.env_key or target.kind
+            named = isinstance(target, InstanceTarget) and target.env_key
+            label = named or target.kind
             recorder = SessionRecorder(Path(record) if record else default_session_path(label))
         session = getattr(args, "session", None)
         return cls(
@@ -99,7 +100,7 @@ class TaskFeatures:
         session = app.controller
         actions = app.extension_actions
         actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
-        if self.tasks or self.adhoc is not None or session.target.kind == "openenv":
+        if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             panel = TaskPanel(
                 self.tasks,
                 session,
@@ -118,7 +119,7 @@ class TaskFeatures:
             app.call_finished.subscribe(panel, panel.call_finished)
             actions["verify_task"] = panel.verify
             actions["show_tasks"] = lambda: _show_pane(app, "pane-tasks", "#task-filter")
-        if session.target.kind in ("fleet", "local"):
+        if isinstance(session.target, InstanceTarget):
             state = StateDiffPanel(lambda: session.env, id="state-panel")
             await app.add_sidebar_pane("State", state, "pane-state")
             app.call_finished.subscribe(state, lambda _entry: state.refresh_state())

@@ -23,6 +23,7 @@ from textual.widgets import Button, Input, Static
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import EnvError, Task, Tool, Verdict
 from fleet_tui.envs.capabilities import HasTaskRoutes, unwrapped
+from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.start import takes_final_answer, tools_for_modality
@@ -188,7 +189,7 @@ class TaskPanel(Vertical):
     def env_ready(self, _tools: Any) -> None:
         """The session connected: apply the task's modality, list an OpenEnv server's tasks."""
         self.apply_modality()
-        if self.session.target.kind == "openenv" and not self.tasks:
+        if isinstance(self.session.target, OpenEnvTarget) and not self.tasks:
             self._load_openenv_tasks()
 
     @work(group="openenv-tasks", exclusive=True, exit_on_error=False)
