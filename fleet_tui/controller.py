@@ -29,9 +29,23 @@ from fleet_tui.envs.base import (
     ToolResult,
     Verdict,
 )
-from fleet_tui.envs.capabilities import HearsServer, Reconnectable, ResetsIntoTask, unwrapped
+from fleet_tui.envs.capabilities import (
+    HearsServer,
+    Reconnectable,
+    ResetsIntoTask,
+    SetsLogLevel,
+    unwrapped,
+)
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.mcp_client import ClientHandlers
+from fleet_tui.envs.server_events import (
+    ListChanged,
+    ServerEvent,
+    ServerLog,
+    ToolProgress,
+    check_level,
+    listen_to_servers,
+)
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
@@ -88,6 +102,10 @@ class CallRecord(BaseModel):
     def is_call(self) -> bool:
         return not self.tool.startswith("<")
 
+    @property
+    def is_running(self) -> bool:
+        return self.status == CallStatus.RUNNING
+
 
 @dataclass
 class Episode:
@@ -134,7 +152,21 @@ class EnvClosed:
     """Why closing failed, if it did."""
 
 
-SessionEvent = CallAdded | CallFinished | Progress | EnvClosed
+@dataclass(frozen=True)
+class CallProgress:
+    """A server's progress report for a running call (`total` None: unknown)."""
+
+    record: CallRecord
+    progress: float
+    total: float | None
+    message: str | None
+
+
+SessionEvent = (
+    CallAdded | CallFinished | Progress | EnvClosed | CallProgress | ServerLog | ListChanged
+)
+"""`ServerLog` (a server's log message) and `ListChanged` (its tools, resources or prompts
+changed) come from `envs.server_events`."""
 
 
 class SessionController:
@@ -160,6 +192,7 @@ class SessionController:
         self.client_handlers = ClientHandlers()
         """What the session does with what MCP servers send on their own; given to every env
         that hears servers, before it connects."""
+        listen_to_servers(self.client_handlers, self._server_event)
 
     def subscribe(self, listener: Callable[[SessionEvent], None]) -> None:
         """Call `listener` with every event, after the listeners subscribed before it."""
@@ -171,6 +204,16 @@ class SessionController:
 
     def _progress(self, line: str) -> None:
         self._emit(Progress(line))
+
+    def _server_event(self, event: ServerEvent) -> None:
+        """A server's log message or list change as it is; its progress with the call's record
+        (the latest running call of that tool)."""
+        if not isinstance(event, ToolProgress):
+            self._emit(event)
+            return
+        running = [r for r in self.records if r.tool == event.tool and r.is_running]
+        if running:
+            self._emit(CallProgress(running[-1], event.progress, event.total, event.message))
 
     # -- what the session has ----------------------------------------------------------------------
 
@@ -232,6 +275,24 @@ class SessionController:
         self.connected_at = self.connected_at or time.monotonic()
         self.tools = tools
         return tools
+
+    async def refresh_tools(self) -> list[Tool]:
+        """List the tools again (a server said they changed)."""
+        if self.env is None or not self.connected:
+            return self.tools
+        self.tools = await self.env.list_tools(refresh=True)
+        return self.tools
+
+    async def set_log_level(self, level: str) -> list[str]:
+        """Ask the servers for log messages from `level` up, now and after each (re)connect;
+        one line per server that could not take it. ValueError for an unknown level."""
+        self.client_handlers.log_level = check_level(level)
+        env = unwrapped(self.env)
+        if not self.connected:
+            return []
+        if not isinstance(env, SetsLogLevel):
+            return [f"{self.target.describe()} has no MCP servers to ask"]
+        return await env.set_log_level(self.client_handlers.log_level)
 
     # -- calls -------------------------------------------------------------------------------------
 

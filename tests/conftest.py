@@ -6,4 +6,5 @@ pytest_plugins = [
     "tests.fixtures.markup_server",
     "tests.fixtures.openenv_servers",
     "tests.fixtures.raw_mcp",
+    "tests.fixtures.talkative",
 ]

@@ -13,6 +13,7 @@ from fleet_tui.envs.capabilities import (
     Heartbeating,
     Reconnectable,
     ResetsIntoTask,
+    SetsLogLevel,
     unwrapped,
 )
 from fleet_tui.envs.factory import make_env
@@ -27,14 +28,15 @@ CAPABILITIES = [
     ResetsIntoTask,
     FleetInstance,
     Heartbeating,
+    SetsLogLevel,
 ]
 
 OFFERED = {
     "fleet": (
         LocalTarget(env_key="tracker"),
-        {Reconnectable, HasSqliteResources, FleetInstance, Heartbeating},
+        {Reconnectable, HasSqliteResources, FleetInstance, Heartbeating, SetsLogLevel},
     ),
-    "mcp": (McpTarget(urls=["http://127.0.0.1:9/mcp"]), {Reconnectable}),
+    "mcp": (McpTarget(urls=["http://127.0.0.1:9/mcp"]), {Reconnectable, SetsLogLevel}),
     "openenv": (
         OpenEnvTarget(url="http://127.0.0.1:9"),
         {Reconnectable, HasTaskRoutes, ResetsIntoTask},

@@ -97,3 +97,12 @@ class HearsServer(Protocol):
     sampling, elicitation, roots) to `ClientHandlers`."""
 
     def listen(self, handlers: ClientHandlers) -> None: ...
+
+
+@runtime_checkable
+class SetsLogLevel(Protocol):
+    """Can ask its MCP servers for log messages from a level up (logging/setLevel)."""
+
+    async def set_log_level(self, level: str) -> list[str]:
+        """One line per server that could not take the level (none: all did)."""
+        ...

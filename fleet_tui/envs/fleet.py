@@ -300,6 +300,9 @@ class FleetEnv:
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         return await self._connected_union().call_tool(name, arguments)
 
+    async def set_log_level(self, level: str) -> list[str]:
+        return await self._connected_union().set_log_level(level)
+
     async def reconnect(self, progress: Progress | None = None) -> None:
         await self._connected_union().reconnect(progress)
 

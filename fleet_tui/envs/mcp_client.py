@@ -19,6 +19,9 @@ NotificationHandler = Callable[[str, Any], None]
 RequestHandler = Callable[[str, Any], Awaitable[Any]]
 """Called with (endpoint URL, the request's params); returns the `mcp.types` result to send."""
 
+ProgressHandler = Callable[[str, str, float, float | None, str | None], None]
+"""Called with (endpoint URL, tool name, progress, total, message) for a running tools/call."""
+
 
 @dataclass
 class ClientHandlers:
@@ -30,6 +33,21 @@ class ClientHandlers:
     sample: RequestHandler | None = None
     roots: Callable[[], list[str]] | None = None
     """The root directories (as paths or file:// URIs) offered to servers that ask."""
+    on_progress: list[ProgressHandler] = field(default_factory=list)
+    """Each is called for every progress notification of a tool call."""
+    log_level: str | None = None
+    """Sent with logging/setLevel to each server that offers logging, once connected."""
+
+    def progress_callback(
+        self, url: str, tool: str
+    ) -> Callable[[float, float | None, str | None], Awaitable[None]]:
+        """The progress callback for one tools/call (given always, so a progressToken is sent)."""
+
+        async def report(progress: float, total: float | None, message: str | None) -> None:
+            for handler in self.on_progress:
+                handler(url, tool, progress, total, message)
+
+        return report
 
     def session_options(self, url: str) -> dict[str, Any]:
         """Keyword arguments for `mcp.client.session.ClientSession` on the endpoint at `url`."""

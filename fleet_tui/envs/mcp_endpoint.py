@@ -128,6 +128,9 @@ class McpEndpoint:
             await self.close(final=False)
             self._set_state(EndpointState.DOWN, failure)
             raise EndpointDown(failure, retryable=self._retryable)
+        if self.handlers.log_level is not None and self.offers_logging:
+            with contextlib.suppress(Exception):  # the level is a wish: never fail a connection
+                await self.set_log_level(self.handlers.log_level)
 
     async def _own(self) -> None:
         import httpx2
@@ -225,6 +228,29 @@ class McpEndpoint:
         except Exception:
             return False
         return True
+
+    @property
+    def offers_logging(self) -> bool:
+        """Whether the server declared the logging capability (it takes logging/setLevel)."""
+        capabilities = self._session.server_capabilities if self._session else None
+        return capabilities is not None and capabilities.logging is not None
+
+    async def set_log_level(self, level: str) -> None:
+        """Ask the server to send log messages from `level` up (logging/setLevel).
+
+        The mcp SDK marks logging deprecated as of spec 2026-07-28, but servers speaking the
+        handshake versions still use it: its warning is silenced here.
+        """
+        import warnings
+
+        from mcp.shared.exceptions import MCPDeprecationWarning
+
+        def send(session: ClientSession) -> Awaitable[object]:
+            with warnings.catch_warnings():  # raised when the coroutine is made, not awaited
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                return session.set_logging_level(level)  # type: ignore[arg-type]
+
+        await self.request(send, self.timeouts.list)
 
     def mark_down(self, reason: str) -> None:
         self._failure = reason

@@ -213,7 +213,10 @@ class McpUnion:
             )
         started = time.monotonic()
         try:
-            result = await endpoint.request(tool_call(name, arguments), self.timeouts.call)
+            progress = self.handlers.progress_callback(endpoint.url, name)
+            result = await endpoint.request(
+                tool_call(name, arguments, progress), self.timeouts.call
+            )
         except EndpointDown as error:
             raise EnvError(
                 f"MCP endpoint {endpoint.url} is down ({error}); the call to {name!r} was not "
@@ -260,6 +263,25 @@ class McpUnion:
         return tool_result_from_mcp(
             result, endpoint=endpoint.url, latency_s=time.monotonic() - started
         )
+
+    # -- logging -------------------------------------------------------------------------------
+
+    async def set_log_level(self, level: str) -> list[str]:
+        """Ask every connected endpoint that offers logging for log messages from `level` up
+        (and the ones that connect later); one line per endpoint that could not take it."""
+        self.handlers.log_level = level
+        up = [endpoint for endpoint in self._endpoints if endpoint.is_up]
+        problems = [f"{e.url} does not offer logging" for e in up if not e.offers_logging]
+        asked = [endpoint for endpoint in up if endpoint.offers_logging]
+        outcomes = await asyncio.gather(
+            *(endpoint.set_log_level(level) for endpoint in asked), return_exceptions=True
+        )
+        problems += [
+            f"{endpoint.url}: {describe_error(outcome)}"
+            for endpoint, outcome in zip(asked, outcomes, strict=True)
+            if isinstance(outcome, BaseException)
+        ]
+        return problems
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -337,6 +359,9 @@ class McpEnv:
 
     async def reconnect(self, progress: Progress | None = None) -> None:
         await self.union.reconnect(progress)
+
+    async def set_log_level(self, level: str) -> list[str]:
+        return await self.union.set_log_level(level)
 
     def endpoints(self) -> list[EndpointStatus]:
         return self.union.endpoints()

@@ -8,6 +8,9 @@ result that breaks the schema into an exception, so the result is lost. So every
 tools/call request; where the result is shown, it is checked with fleet-tui's own validator
 (forms/validation.py: budget-screened schemas, regular expressions with a time limit) and its
 mismatches are listed next to it.
+
+Every call carries a progress callback, so the request has a progressToken and a server may
+report how far it got.
 """
 
 from __future__ import annotations
@@ -20,13 +23,19 @@ if TYPE_CHECKING:
     from mcp.client.session import ClientSession
 
 
+Progress = Callable[[float, float | None, str | None], Awaitable[None]]
+
+
 def tool_call(
-    name: str, arguments: dict[str, Any]
+    name: str, arguments: dict[str, Any], progress: Progress
 ) -> Callable[[ClientSession], Awaitable[mcp.types.CallToolResult]]:
-    """The tools/call request for `name`, to send on a session, unchecked by the SDK."""
+    """The tools/call request for `name`, to send on a session, unchecked by the SDK;
+    `progress` hears the server's progress notifications for it."""
     import mcp.types
 
     request = mcp.types.CallToolRequest(
         params=mcp.types.CallToolRequestParams(name=name, arguments=arguments)
     )
-    return lambda session: session.send_request(request, mcp.types.CallToolResult)
+    return lambda session: session.send_request(
+        request, mcp.types.CallToolResult, progress_callback=progress
+    )
