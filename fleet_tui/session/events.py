@@ -160,6 +160,16 @@ class ErrorEvent(_Event):
     call_seq: int | None = None
 
 
+class LogEvent(_Event):
+    """A server's log message (`notifications/message`)."""
+
+    event: Literal["log"] = "log"
+    endpoint: str
+    level: str
+    logger: str | None = None
+    data: Any = None
+
+
 SessionEvent = Annotated[
     SessionStart
     | ConnectEvent
@@ -168,7 +178,8 @@ SessionEvent = Annotated[
     | ResultEvent
     | TaskEvent
     | VerifyEvent
-    | ErrorEvent,
+    | ErrorEvent
+    | LogEvent,
     Field(discriminator="event"),
 ]
 
@@ -181,6 +192,7 @@ __all__ = [
     "ConnectEvent",
     "ContentBlock",
     "ErrorEvent",
+    "LogEvent",
     "RecordedBlock",
     "RecordedResult",
     "ResetEvent",

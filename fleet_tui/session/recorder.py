@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -25,6 +26,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     Verdict,
 )
+from fleet_tui.envs.server_events import ServerLog
 from fleet_tui.envs.targets import Target
 from fleet_tui.session.events import (
     BLOCKS_FOLDER,
@@ -32,6 +34,7 @@ from fleet_tui.session.events import (
     CallEvent,
     ConnectEvent,
     ErrorEvent,
+    LogEvent,
     RecordedResult,
     ResetEvent,
     ResultEvent,
@@ -156,6 +159,29 @@ class SessionRecorder:
             verdict=verdict,
         )
         return self._write(event)
+
+    def server_log(self, entry: ServerLog) -> int:
+        """A server's log message (its data is already bounded, see `server_events`)."""
+        at = datetime.fromtimestamp(entry.at, UTC).isoformat(timespec="milliseconds")
+        event = LogEvent(
+            seq=self._next(),
+            at=at,
+            endpoint=entry.endpoint,
+            level=entry.level,
+            logger=entry.logger,
+            data=entry.data,
+        )
+        return self._write(event)
+
+    def server_logs(self) -> Callable[[object], None]:
+        """A listener for the session controller's events that records the servers' log
+        messages."""
+
+        def record(event: object) -> None:
+            if isinstance(event, ServerLog) and self._file is not None:
+                self.server_log(event)
+
+        return record
 
     # -- plumbing --------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from fleet_tui.controller import (
     CallAdded,
     CallFinished,
+    CallProgress,
     CallRecord,
     CallStatus,
     ConnectionState,
@@ -47,6 +48,7 @@ from fleet_tui.controller import (
 from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
 from fleet_tui.envs.capabilities import Heartbeating, unwrapped
 from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.server_events import ListChanged, ServerLog
 from fleet_tui.envs.targets import Target
 from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.calls import CallActions
@@ -63,6 +65,7 @@ from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+from fleet_tui.ui.widgets.server_log import ServerLogPane
 from fleet_tui.ui.widgets.status_bar import StatusBar, status_text
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
@@ -121,6 +124,8 @@ class FleetTuiApp(
                     yield ToolList(id="tools")
                 with TabPane("History", id="pane-history"):
                     yield HistoryTable(id="history")
+                with TabPane("Log", id="pane-log"):
+                    yield ServerLogPane(id="server-log")
             with Vertical(id="work"):
                 yield ToolPanel(id="tool-panel")
                 yield ResultView(id="result")
@@ -210,12 +215,20 @@ class FleetTuiApp(
                 if record.status == CallStatus.RUNNING:
                     name = name_line(record.tool, 40)
                     self.tool_panel.set_state(f"calling {name}… (esc cancels)")
+            case CallProgress(record, progress, total, message):
+                if record.is_running:
+                    self.tool_panel.show_progress(progress, total, message)
             case CallFinished(record):
+                self.tool_panel.hide_progress()
                 self.history.update_entry(record)
                 message = f": {one_line(record.message, 80)}" if record.message else ""
                 self.tool_panel.set_state(f"{record.status}{message}")
                 self.call_finished.publish(record)
                 self.refresh_status()
+            case ServerLog():
+                self.query_one(ServerLogPane).add(event)
+            case ListChanged(kind="tools"):
+                self.run_worker(self.refresh_tools(), group="tool-refresh", exclusive=True)
             case EnvClosed(info, failure):
                 if failure is not None:
                     self.notify(f"Closing failed: {failure}", severity="error", markup=False)

@@ -1,5 +1,6 @@
-"""Connecting the app to its target: the connection worker, its progress, and setting up the
-tool list (or the computer-use layout) once the env's tools are known."""
+"""Connecting the app to its target: the connection worker, its progress, setting up the tool
+list (or the computer-use layout) once the env's tools are known, and listing them again when a
+server says they changed."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.call_command import target_options
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
+from fleet_tui.ui.widgets.tool_panel import form_arguments
 
 
 class ProgressLine(Message):
@@ -74,6 +76,36 @@ class ConnectionSetup(AppPart):
         elif not computer_use:
             self.tool_list.focus_filter()
         self.env_ready.publish(tools)
+
+    async def refresh_tools(self) -> None:
+        """List the tools again (a server said they changed). The open form stays as it is,
+        with what was typed in it, unless its tool's schema changed (then it is rebuilt and
+        refilled) or the tool is gone (then it says so)."""
+        try:
+            tools = await self.controller.refresh_tools()
+        except Exception as error:
+            self.notify(
+                f"Could not list the tools again: {describe(error)}",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.tool_list.set_tools(tools, keep_highlight=True)
+        self.notify_new_warnings()
+        panel = self.tool_panel
+        if panel.tool is None:
+            return
+        fresh = self.controller.tool_named(panel.tool.name)
+        if fresh is None:
+            panel.set_state("this tool is no longer offered by its server")
+        elif fresh.input_schema != panel.tool.input_schema:
+            try:
+                typed = form_arguments(panel.form) if panel.form is not None else None
+            except ValueError:
+                typed = None
+            await panel.show_tool(fresh, typed)
+        else:
+            panel.tool = fresh
 
     def remember_kept(self, info: EnvInfo) -> None:
         """Fill `keep_note` with how to attach again to an instance kept running (--keep)."""

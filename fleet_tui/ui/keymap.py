@@ -36,6 +36,7 @@ AREAS: dict[str, str] = {
     "form": "Tool form",
     "result": "Result view",
     "history": "History",
+    "log": "Server log",
     "screenshot": "Screenshot pane",
     "image": "Full-screen image",
 }
@@ -58,6 +59,7 @@ ACTIONS: list[Action] = [
     Action("focus_filter", "slash", "Filter tools", show=False),
     Action("show_tools", "f2", "Show the tool list", short="Tools"),
     Action("show_history", "f3", "Show the history", short="History"),
+    Action("show_log", "f9", "Show the servers' log messages", short="Log", show=False),
     Action("extension('show_tasks')", "f6", "Show the tasks", short="Tasks"),
     Action("extension('show_state')", "f7", "Show the state diff", short="State", show=False),
     Action("extension('verify_task')", "f8", "Run the task's verifier", short="Verify", show=False),
@@ -91,6 +93,7 @@ ACTIONS: list[Action] = [
         area="history",
         short="Load args",
     ),
+    Action("clear_log", "c", "Clear the log", area="log", short="Clear"),
     Action(
         "open_image",
         "f",

@@ -1,13 +1,16 @@
-"""The sidebar's actions: show the tools or the history, hide the sidebar, and act on a
-history entry (show its result, run it again, load its arguments into the form)."""
+"""The sidebar's actions: show the tools, the history or the servers' log, hide the sidebar,
+act on a history entry (show its result, run it again, load its arguments into the form), and
+ask the servers for the log level chosen in the log pane."""
 
 from __future__ import annotations
 
 from textual.widgets import TabbedContent
 
-from fleet_tui.controller import CallStatus
+from fleet_tui.controller import CallStatus, describe
+from fleet_tui.text import one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.widgets.history import HistoryTable
+from fleet_tui.ui.widgets.server_log import ServerLogPane
 
 
 class SidebarActions(AppPart):
@@ -34,6 +37,25 @@ class SidebarActions(AppPart):
         self._show_sidebar("pane-history")
         # at once, not on the app's next turn: a key typed right after f3 (f1) acts on it
         self.screen.set_focus(self.history)
+
+    def action_show_log(self) -> None:
+        self._show_sidebar("pane-log")
+        self.query_one(ServerLogPane).focus_filter()
+
+    def on_server_log_pane_level_chosen(self, event: ServerLogPane.LevelChosen) -> None:
+        self.run_worker(self._ask_log_level(event.level), group="log-level", exclusive=True)
+
+    async def _ask_log_level(self, level: str) -> None:
+        try:
+            problems = await self.controller.set_log_level(level)
+        except Exception as error:
+            problems = [describe(error)]
+        if problems:
+            self.notify(
+                f"logging/setLevel {level}: " + one_line("; ".join(problems), 300),
+                severity="warning",
+                markup=False,
+            )
 
     def _show_sidebar(self, pane: str) -> None:
         sidebar = self.query_one("#sidebar", TabbedContent)

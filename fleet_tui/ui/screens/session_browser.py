@@ -19,6 +19,7 @@ from fleet_tui.session.events import (
     CallEvent,
     ConnectEvent,
     ErrorEvent,
+    LogEvent,
     ResetEvent,
     ResultEvent,
     SessionEvent,
@@ -53,6 +54,9 @@ def event_summary(event: SessionEvent) -> str:
         return f"{event.task_key} · {verdict_headline(event.verdict)}"
     if isinstance(event, ErrorEvent):
         return event.message
+    if isinstance(event, LogEvent):
+        data = event.data if isinstance(event.data, str) else json.dumps(event.data, default=str)
+        return f"{event.level} {data}"
     return ""
 
 

@@ -100,6 +100,8 @@ class TaskFeatures:
         session = app.controller
         actions = app.extension_actions
         actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
+        if self.recorder is not None:
+            session.subscribe(self.recorder.server_logs())
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             panel = TaskPanel(
                 self.tasks,

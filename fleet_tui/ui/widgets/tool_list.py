@@ -91,9 +91,10 @@ class ToolList(Vertical):
         yield OptionList(id="tool-options")
         yield Static("", id="tool-count", markup=False)
 
-    def set_tools(self, tools: list[Tool]) -> None:
+    def set_tools(self, tools: list[Tool], keep_highlight: bool = False) -> None:
+        """Show `tools` (`keep_highlight`: the same tool stays highlighted if still there)."""
         self.tools = list(tools)
-        self._refill()
+        self._refill(keep_highlight)
 
     def _refill(self, keep_highlight: bool = False) -> None:
         """Rank and show the tools; highlight the best match (or, when asked, the same tool)."""

@@ -14,7 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Static, TextArea
+from textual.widgets import Button, ProgressBar, Static, TextArea
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.forms import FieldError, build_form
@@ -109,6 +109,9 @@ class ToolPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield ToolDescription("Pick a tool on the left.", id="tool-description")
         yield Vertical(id="form-holder")
+        with Horizontal(id="call-progress"):
+            yield ProgressBar(id="call-progress-bar", show_eta=False)
+            yield Static("", id="call-progress-message", markup=False)
         with Horizontal(id="tool-actions"):
             yield Button("Call", id="call-button", variant="primary", disabled=True)
             yield Button("Copy as command", id="copy-button", disabled=True)
@@ -169,6 +172,17 @@ class ToolPanel(Vertical):
 
     def set_state(self, text: str) -> None:
         self.query_one("#call-state", Static).update(text)
+
+    def show_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """The server's progress report for the running call (no total: the bar pulses)."""
+        self.query_one("#call-progress").display = True
+        self.query_one(ProgressBar).update(total=total, progress=progress)
+        text = one_line(message or "", 200) or f"{progress:g}" + (f"/{total:g}" if total else "")
+        self.query_one("#call-progress-message", Static).update(text)
+
+    def hide_progress(self) -> None:
+        self.query_one("#call-progress").display = False
+        self.query_one(ProgressBar).update(total=None, progress=0)
 
     @on(Button.Pressed, "#call-button")
     def _call(self, event: Button.Pressed) -> None:

@@ -1,0 +1,106 @@
+"""The app shows what a real server says on its own: a progress bar for the running call, its
+log messages in the Log pane (with a level filter that also asks the server), and tools that
+appear after a list change, without losing what was typed in the open form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import ProgressBar, RichLog, Select, Static
+
+from fleet_tui.envs.targets import Target
+from fleet_tui.session.events import LogEvent
+from fleet_tui.session.reader import load_session
+from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.server_log import ServerLogPane
+from fleet_tui.ui.widgets.task_features import TaskFeatures
+from tests.app_driver import SIZE, wait_connected, wait_for, wait_idle
+from tests.fixtures.talkative import Talkative
+
+
+async def say(pilot: Pilot, text: str, level: str) -> None:
+    """Call the server's `say` tool, which logs `text` at `level`."""
+    pilot.app.start_call("say", {"text": text, "level": level})
+    await wait_idle(pilot)
+
+
+async def test_a_slow_call_shows_the_servers_progress(talkative: Talkative) -> None:
+    app = FleetTuiApp(Target(mcp=[talkative.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("slow", {"steps": 4})
+        await pilot.pause()
+        await pilot.click("#call-button")
+        bar = app.query_one("#call-progress-bar", ProgressBar)
+        await wait_for(pilot, lambda: bar.progress == 3)
+        assert bar.total == 4
+        assert app.query_one("#call-progress").display
+        message = app.query_one("#call-progress-message", Static)
+        assert str(message.content) == "step 3 of 4"
+        talkative.gate.set()
+        await wait_idle(pilot)
+        assert app.controller.records[-1].status == "ok"
+        assert not app.query_one("#call-progress").display
+
+
+async def test_log_messages_show_in_the_log_pane_filtered_by_level(
+    talkative: Talkative,
+) -> None:
+    app = FleetTuiApp(Target(mcp=[talkative.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        pane = app.query_one(ServerLogPane)
+        await say(pilot, "just so you know", "info")
+        await say(pilot, "it broke", "error")
+        await wait_for(pilot, lambda: len(pane.entries) == 2)
+        await pilot.press("f9")
+        await pilot.pause()
+        assert app.query_one("#sidebar").active == "pane-log"
+        lines = app.query_one("#log-lines", RichLog)
+        text = "".join(line.text for line in lines.lines)
+        assert "just so you know" in text and "it broke" in text
+        app.query_one("#log-level", Select).value = "error"
+        await wait_for(pilot, lambda: talkative.levels == ["error"])
+        await pilot.pause()
+        assert [entry.data for entry in pane.shown()] == ["it broke"]
+        text = "".join(line.text for line in lines.lines)
+        assert "it broke" in text and "just so you know" not in text
+        assert str(app.query_one("#log-count", Static).content) == "1/2 messages from error up"
+
+
+async def test_a_new_tool_appears_and_the_open_form_keeps_its_input(
+    talkative: Talkative,
+) -> None:
+    app = FleetTuiApp(Target(mcp=[talkative.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("echo")
+        await pilot.pause()
+        app.tool_panel.focus_form()
+        await pilot.press(*"half typed")
+        assert app.tool_panel.arguments()["text"] == "half typed"
+        app.start_call("grow", {"name": "fresh"})
+        await wait_for(pilot, lambda: "fresh" in [t.name for t in app.tool_list.tools])
+        await wait_idle(pilot)
+        assert app.tool_panel.tool.name == "echo"
+        assert app.tool_panel.arguments()["text"] == "half typed"
+        assert app.controller.tool_named("fresh") is not None
+
+
+async def test_log_messages_are_recorded_in_the_session_file(
+    talkative: Talkative, tmp_path: Path
+) -> None:
+    features = TaskFeatures(recorder=SessionRecorder(tmp_path / "s.jsonl"))
+    app = FleetTuiApp(Target(mcp=[talkative.url]), env_factory=features.env_factory)
+    app.extensions.append(features.install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await say(pilot, "worth keeping", "warning")
+        await wait_for(pilot, lambda: app.query_one(ServerLogPane).entries)
+    features.close()
+    logs = [e for e in load_session(tmp_path / "s.jsonl").events if isinstance(e, LogEvent)]
+    assert [(e.endpoint, e.level, e.logger, e.data) for e in logs] == [
+        (talkative.url, "warning", "talk", "worth keeping")
+    ]
