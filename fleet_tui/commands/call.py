@@ -1,7 +1,8 @@
 """`fleet-tui call TARGET TOOL [--args JSON] [-a key=value ...] [--save-images DIR]`.
 
 Arguments are checked before anything is provisioned. Images (and other binary blocks) are
-written as files and their paths printed; exit code 1 when the tool reports an error.
+written as files and their paths printed; exit code 1 when the tool reports an error. The
+server's progress reports go to stderr, and its log messages with `--log-level LEVEL`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fleet_tui.commands.output import err, out, print_json, warn
+from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
 from fleet_tui.commands.target_options import (
     add_repeatable,
     add_target_arguments,
@@ -53,6 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--save-images", metavar="DIR", help="write images here (default: a new temporary folder)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    add_server_arguments(parser)
     parser.parse_args = partial(parse_call_arguments, parser)
 
 
@@ -93,12 +96,16 @@ def run(args: argparse.Namespace) -> int:
 
     arguments = parse_arguments(args.args, args.pairs)
     target = target_from_args(args)
+    server = ServerOutput(args.log_level)
 
     async def work(env: Env) -> int:
         tools = await env.list_tools()
         for warning in unknown_arguments(tools, args.tool, arguments):
             warn(warning)
-        result = await env.call_tool(args.tool, arguments)
+        try:
+            result = await env.call_tool(args.tool, arguments)
+        finally:
+            server.end_bar()
         for warning in output_warnings(tools, args.tool, result):
             warn(warning)
         files = BlockFiles(args.save_images, args.tool)
@@ -111,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         return 0
 
-    return run_on_env(target, work)
+    return run_on_env(target, work, server.handlers)
 
 
 def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -> list[str]:

@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable
 
 from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.base import Env, EnvError
+from fleet_tui.envs.capabilities import HearsServer, unwrapped
+from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import describe_error, flat
@@ -16,16 +18,19 @@ from fleet_tui.text import describe_error, flat
 Work = Callable[[Env], Awaitable[int]]
 
 
-def run_on_env(target: Target, work: Work) -> int:
-    """Connect to `target`, run `work(env)`, close; returns the exit code."""
-    return asyncio.run(_run(target, work))
+def run_on_env(target: Target, work: Work, handlers: ClientHandlers | None = None) -> int:
+    """Connect to `target`, run `work(env)`, close; returns the exit code. `handlers` hear what
+    the env's MCP servers send on their own (see `server_output`)."""
+    return asyncio.run(_run(target, work, handlers))
 
 
-async def _run(target: Target, work: Work) -> int:
+async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> int:
     from fleet_tui.envs.factory import make_env
 
     with stop_on_signals(asyncio.current_task().cancel) as stop:
         env = make_env(target)
+        if handlers is not None and isinstance(hearing := unwrapped(env), HearsServer):
+            hearing.listen(handlers)
         try:
             await env.connect(progress=err)
             for warning in env.warnings():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from fleet_tui.commands.output import out, print_json, table
+from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 from fleet_tui.envs.base import Env, Tool
 from fleet_tui.text import one_line, visible
@@ -13,12 +14,14 @@ from fleet_tui.text import one_line, visible
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    add_server_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from fleet_tui.commands.lifecycle import run_on_env
 
     target = target_from_args(args)
+    server = ServerOutput(args.log_level)
 
     async def work(env: Env) -> int:
         tools = await env.list_tools()
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         out(f"{len(tools)} tools")
         return 0
 
-    return run_on_env(target, work)
+    return run_on_env(target, work, server.handlers)
 
 
 def tool_line(tool: Tool) -> str:

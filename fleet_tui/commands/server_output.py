@@ -1,0 +1,96 @@
+"""What a headless command shows of what servers say on their own, on stderr: the progress of
+a call (a bar redrawn in place on a terminal, one line per report otherwise) and, with
+`--log-level LEVEL`, their log messages from that level up (the level is also sent to them
+with logging/setLevel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from fleet_tui.envs.mcp_client import ClientHandlers
+from fleet_tui.envs.server_events import (
+    LEVELS,
+    ServerEvent,
+    ServerLog,
+    ToolProgress,
+    check_level,
+    level_rank,
+    listen_to_servers,
+)
+from fleet_tui.text import clean, one_line
+
+BAR_WIDTH = 24
+
+
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--log-level",
+        metavar="LEVEL",
+        type=log_level,
+        help="print the servers' log messages from LEVEL up on stderr (and ask the servers for "
+        f"them): one of {', '.join(LEVELS)}",
+    )
+
+
+def log_level(text: str) -> str:
+    """An argparse type: an MCP log level, in any case."""
+    try:
+        return check_level(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def progress_bar(progress: float, total: float | None, message: str | None) -> str:
+    """`[#####-----] 3/4 message`, or `[ ... ] 3 message` when the total is unknown."""
+    if total and total > 0:
+        filled = max(0, min(BAR_WIDTH, round(BAR_WIDTH * progress / total)))
+        bar = "#" * filled + "-" * (BAR_WIDTH - filled)
+        count = f"{progress:g}/{total:g}"
+    else:
+        bar = "working".center(BAR_WIDTH, ".")
+        count = f"{progress:g}"
+    return f"[{bar}] {count} {one_line(message or '', 80)}".rstrip()
+
+
+class ServerOutput:
+    """Prints server events on `stream` (stderr); `handlers` go to the env before it connects."""
+
+    def __init__(self, level: str | None, stream: TextIO | None = None) -> None:
+        self.level = level
+        self.stream = stream or sys.stderr
+        self.handlers = ClientHandlers(log_level=level)
+        self._bar_shown = False
+        listen_to_servers(self.handlers, self.show)
+
+    @property
+    def on_terminal(self) -> bool:
+        return self.stream.isatty()
+
+    def show(self, event: ServerEvent) -> None:
+        if isinstance(event, ToolProgress):
+            line = progress_bar(event.progress, event.total, event.message)
+            if self.on_terminal:
+                self._write(f"\r\x1b[2K{line}", end="")
+                self._bar_shown = True
+            else:
+                self._write(f"progress: {line}")
+        elif isinstance(event, ServerLog) and self.wants(event):
+            self.end_bar()
+            logger = f" {clean(event.logger)}:" if event.logger else ""
+            self._write(f"[{clean(event.level)}]{logger} {clean(event.text())}")
+
+    def wants(self, entry: ServerLog) -> bool:
+        """Whether `--log-level` asked for this message."""
+        return self.level is not None and level_rank(entry.level) >= level_rank(self.level)
+
+    def end_bar(self) -> None:
+        """End the line a progress bar is drawn on (before other output)."""
+        if self._bar_shown:
+            self._bar_shown = False
+            self._write("")
+
+    def _write(self, text: str, end: str = "\n") -> None:
+        print(text, end=end, file=self.stream, flush=True)

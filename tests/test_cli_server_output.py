@@ -1,0 +1,71 @@
+"""Headless commands show what a real server says on its own, on stderr: a call's progress
+(lines when stderr is not a terminal, a bar redrawn in place on one) and, with `--log-level`,
+its log messages from that level up."""
+
+from __future__ import annotations
+
+import io
+
+from fleet_tui.commands.server_output import ServerOutput
+from fleet_tui.envs.server_events import ServerLog, ToolProgress
+from tests.cli_run import fleet_tui
+from tests.fixtures.talkative import Talkative
+
+
+def test_call_prints_the_servers_progress_on_stderr(talkative: Talkative) -> None:
+    talkative.gate.set()
+    run = fleet_tui("call", "--mcp", talkative.url, "slow", "-a", "steps=3")
+    assert run.returncode == 0, run.stderr
+    assert "done after 3 steps" in run.stdout
+    progress = [line for line in run.stderr.splitlines() if line.startswith("progress: ")]
+    assert progress == [
+        "progress: [########----------------] 1/3 step 1 of 3",
+        "progress: [################--------] 2/3 step 2 of 3",
+        "progress: [########################] 3/3 step 3 of 3",
+    ]
+
+
+def test_log_level_prints_log_messages_from_that_level_up(talkative: Talkative) -> None:
+    loud = fleet_tui(
+        "call", "--mcp", talkative.url, "say", "-a", "text=disk full", "-a", "level=error",
+        "--log-level", "WARNING",
+    )  # fmt: skip
+    quiet = fleet_tui(
+        "call", "--mcp", talkative.url, "say", "-a", "text=all fine", "-a", "level=info",
+        "--log-level", "warning",
+    )  # fmt: skip
+    silent = fleet_tui(
+        "call", "--mcp", talkative.url, "say", "-a", "text=unasked", "-a", "level=error"
+    )
+    assert [loud.returncode, quiet.returncode, silent.returncode] == [0, 0, 0], loud.stderr
+    assert "[error] talk: disk full" in loud.stderr.splitlines()
+    assert "all fine" not in quiet.stderr and "all fine" in quiet.stdout
+    assert "unasked" not in silent.stderr
+    assert talkative.levels == ["warning", "warning"]
+
+
+def test_an_unknown_log_level_is_refused_before_connecting() -> None:
+    run = fleet_tui("call", "--mcp", "http://127.0.0.1:1/mcp", "x", "--log-level", "chatty")
+    assert run.returncode == 2
+    assert "unknown log level 'chatty'" in run.stderr
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_progress_is_one_bar_redrawn_in_place() -> None:
+    stream = Terminal()
+    output = ServerOutput("info", stream)
+    output.show(ToolProgress("http://x/mcp", "slow", 1, 2, "half"))
+    output.show(ToolProgress("http://x/mcp", "slow", 2, 2, "all"))
+    output.show(ServerLog("http://x/mcp", "info", "said meanwhile"))
+    output.show(ToolProgress("http://x/mcp", "slow", 5, None, None))
+    output.end_bar()
+    assert stream.getvalue() == (
+        "\r\x1b[2K[############------------] 1/2 half"
+        "\r\x1b[2K[########################] 2/2 all\n"
+        "[info] said meanwhile\n"
+        "\r\x1b[2K[........working.........] 5\n"
+    )
