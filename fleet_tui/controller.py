@@ -47,6 +47,7 @@ from fleet_tui.envs.server_events import (
     listen_to_servers,
 )
 from fleet_tui.envs.targets import InstanceTarget, Target
+from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
 
@@ -162,8 +163,22 @@ class CallProgress:
     message: str | None
 
 
+@dataclass(frozen=True)
+class Traffic:
+    """A JSON-RPC message in or out, or an HTTP request (kept in `SessionController.traffic`)."""
+
+    entry: TrafficEntry
+
+
 SessionEvent = (
-    CallAdded | CallFinished | Progress | EnvClosed | CallProgress | ServerLog | ListChanged
+    CallAdded
+    | CallFinished
+    | Progress
+    | EnvClosed
+    | CallProgress
+    | ServerLog
+    | ListChanged
+    | Traffic
 )
 """`ServerLog` (a server's log message) and `ListChanged` (its tools, resources or prompts
 changed) come from `envs.server_events`."""
@@ -193,6 +208,9 @@ class SessionController:
         """What the session does with what MCP servers send on their own; given to every env
         that hears servers, before it connects."""
         listen_to_servers(self.client_handlers, self._server_event)
+        self.traffic = TrafficLog()
+        """The latest JSON-RPC messages and HTTP requests (bounded: see `envs.traffic`)."""
+        listen_to_traffic(self.client_handlers, self._traffic_entry)
 
     def subscribe(self, listener: Callable[[SessionEvent], None]) -> None:
         """Call `listener` with every event, after the listeners subscribed before it."""
@@ -204,6 +222,10 @@ class SessionController:
 
     def _progress(self, line: str) -> None:
         self._emit(Progress(line))
+
+    def _traffic_entry(self, entry: TrafficEntry) -> None:
+        self.traffic.add(entry)
+        self._emit(Traffic(entry))
 
     def _server_event(self, event: ServerEvent) -> None:
         """A server's log message or list change as it is; its progress with the call's record

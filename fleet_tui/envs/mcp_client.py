@@ -22,6 +22,13 @@ RequestHandler = Callable[[str, Any], Awaitable[Any]]
 ProgressHandler = Callable[[str, str, float, float | None, str | None], None]
 """Called with (endpoint URL, tool name, progress, total, message) for a running tools/call."""
 
+MessageTap = Callable[[str, str, Any], None]
+"""Called with (endpoint URL, "out" or "in", the `SessionMessage` or transport exception) for
+every JSON-RPC message the session sends or receives."""
+
+HttpTap = Callable[[str, Any], None]
+"""Called with (endpoint URL, an `envs.traffic.HttpExchange`) for every HTTP request."""
+
 
 @dataclass
 class ClientHandlers:
@@ -37,6 +44,10 @@ class ClientHandlers:
     """Each is called for every progress notification of a tool call."""
     log_level: str | None = None
     """Sent with logging/setLevel to each server that offers logging, once connected."""
+    on_message: list[MessageTap] = field(default_factory=list)
+    """Each sees every JSON-RPC message in and out (the protocol log)."""
+    on_http: list[HttpTap] = field(default_factory=list)
+    """Each sees every HTTP request to an HTTP endpoint, with its status and timing."""
 
     def progress_callback(
         self, url: str, tool: str
@@ -48,6 +59,29 @@ class ClientHandlers:
                 handler(url, tool, progress, total, message)
 
         return report
+
+    def streams(self, url: str, read: Any, write: Any) -> tuple[Any, Any]:
+        """A transport's (read, write) streams, tapped for `on_message` when it has handlers."""
+        if not self.on_message:
+            return read, write
+        from fleet_tui.envs.traffic import TappedRead, TappedWrite
+
+        def tap(direction: str, item: Any) -> None:
+            for handler in self.on_message:
+                handler(url, direction, item)
+
+        return TappedRead(read, tap), TappedWrite(write, tap)
+
+    def http_tap(self, url: str) -> Callable[[Any], None] | None:
+        """What the HTTP transport reports each exchange to (None: nobody listens)."""
+        if not self.on_http:
+            return None
+
+        def tap(exchange: Any) -> None:
+            for handler in self.on_http:
+                handler(url, exchange)
+
+        return tap
 
     def session_options(self, url: str) -> dict[str, Any]:
         """Keyword arguments for `mcp.client.session.ClientSession` on the endpoint at `url`."""

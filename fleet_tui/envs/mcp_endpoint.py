@@ -144,12 +144,19 @@ class McpEndpoint:
         try:
             async with (
                 httpx2.AsyncClient(
-                    headers=self.headers, timeout=timeout, transport=GuardedTransport(self.url)
+                    headers=self.headers,
+                    timeout=timeout,
+                    transport=GuardedTransport(
+                        self.url, on_exchange=self.handlers.http_tap(self.url)
+                    ),
                 ) as http_client,
                 streamable_http_client(
                     self.url, http_client=http_client, max_sse_event_size=MAX_REPLY_BYTES
                 ) as (read, write),
-                ClientSession(read, write, **self.handlers.session_options(self.url)) as session,
+                ClientSession(
+                    *self.handlers.streams(self.url, read, write),
+                    **self.handlers.session_options(self.url),
+                ) as session,
             ):
                 await session.initialize()
                 self._session = session

@@ -9,7 +9,9 @@ it cannot parse. `GuardedTransport` sits under it, in the httpx2 client it is gi
 - a JSON reply over `MAX_REPLY_BYTES` becomes a JSON-RPC error saying so (server-sent events
   are capped by the SDK's `max_sse_event_size`, given the same limit);
 - in a tools/list reply, each tool the SDK would reject is replaced by a usable stand-in that
-  carries the reason under `BROKEN_TOOL_KEY` in its `_meta`, so the other tools still list.
+  carries the reason under `BROKEN_TOOL_KEY` in its `_meta`, so the other tools still list;
+- each request, its status and time to the response headers go to `on_exchange` (the network
+  log, `envs/traffic.py`) when it is given.
 
 `unreadable_reply` tells, from what the SDK raised, that one reply could not be read (too large,
 or JSON cut short) while the connection itself may be fine.
@@ -17,9 +19,12 @@ or JSON cut short) while the connection itself may be fine.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import time
 import urllib.request
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,7 +37,8 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from fleet_tui.envs.results import BROKEN_TOOL_KEY
-from fleet_tui.text import leaf_errors
+from fleet_tui.envs.traffic import HttpExchange
+from fleet_tui.text import describe_error, leaf_errors
 
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 """The most one reply (a JSON body or one server-sent event) may hold in memory."""
@@ -54,10 +60,46 @@ FALLBACK_PROTOCOL_VERSION = "2025-11-25"
 class GuardedTransport(httpx2.AsyncBaseTransport):
     """An httpx2 transport that checks MCP replies before the SDK reads them (see the module)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, on_exchange: Callable[[HttpExchange], None] | None = None) -> None:
         self.inner = httpx2.AsyncHTTPTransport(proxy=environment_proxy(url))
+        self.on_exchange = on_exchange
+        """Told of each request once its response headers arrived (the network log)."""
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        if self.on_exchange is None:
+            return await self._guarded(request)
+        started = time.monotonic()
+        try:
+            response = await self._guarded(request)
+        except Exception as error:
+            self._report(request, started, None, "", describe_error(error))
+            raise
+        self._report(request, started, response.status_code, response.headers.get("content-type"))
+        return response
+
+    def _report(
+        self,
+        request: httpx2.Request,
+        started: float,
+        status: int | None,
+        content_type: str | None,
+        error: str | None = None,
+    ) -> None:
+        assert self.on_exchange is not None
+        size = int(request.headers.get("content-length") or 0)
+        exchange = HttpExchange(
+            request.method,
+            str(request.url),
+            status,
+            time.monotonic() - started,
+            size,
+            content_type or "",
+            error,
+        )
+        with contextlib.suppress(Exception):  # a log that fails must not fail the request
+            self.on_exchange(exchange)
+
+    async def _guarded(self, request: httpx2.Request) -> httpx2.Response:
         response = await self.inner.handle_async_request(request)
         if request.method != "POST":
             return response

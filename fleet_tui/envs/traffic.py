@@ -1,0 +1,272 @@
+"""The protocol and network log: every JSON-RPC message in and out of each MCP endpoint, and
+every HTTP request to an HTTP endpoint, as `TrafficEntry`s.
+
+The session's (read, write) streams are wrapped (`TappedRead`, `TappedWrite`), whichever
+transport opened them; the HTTP transport reports each exchange itself (`HttpExchange`).
+`listen_to_traffic(handlers, listener)` gives one listener the entries. Secrets are redacted
+before an entry exists (`fleet_tui.text.redact`); a message keeps at most MAX_PAYLOAD_CHARS of
+its JSON. `TrafficLog` keeps the latest MAX_ENTRIES entries, within MAX_LOG_CHARS in all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from fleet_tui.envs.mcp_client import ClientHandlers
+from fleet_tui.text import REDACTED, SECRET_NAME, describe_error, redact
+
+MAX_ENTRIES = 5000
+"""Entries the in-memory log keeps (the oldest go first)."""
+
+MAX_PAYLOAD_CHARS = 64 * 1024
+"""Characters of one message's JSON kept; a longer message is kept as its shortened text."""
+
+MAX_LOG_CHARS = 32 * 1024 * 1024
+"""Characters of messages the in-memory log keeps in all (the oldest go first)."""
+
+MAX_PENDING = 10_000
+"""Requests remembered while they await an answer (for latency and the answer's method)."""
+
+
+@dataclass(frozen=True)
+class HttpExchange:
+    """One HTTP request and its response headers (a streamed body may still be arriving)."""
+
+    method: str
+    url: str
+    status: int | None
+    """None when no response came (the error says why)."""
+    elapsed_s: float
+    """Until the response headers arrived (or the request failed)."""
+    request_bytes: int
+    content_type: str = ""
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class TrafficEntry:
+    """One JSON-RPC message (`direction` "out" or "in") or HTTP request ("http")."""
+
+    seq: int
+    at: float
+    """When it was seen (seconds since the epoch)."""
+    endpoint: str
+    direction: str
+    kind: str
+    """request, response, error, notification; fault (the transport failed); http."""
+    method: str = ""
+    """The JSON-RPC method (an answer's: its request's), or the HTTP method and URL."""
+    id: str | int | None = None
+    latency_s: float | None = None
+    """For an answer: since its request; for HTTP: until the response headers."""
+    size_bytes: int = 0
+    message: Any = None
+    """The message's JSON, redacted (its shortened text when `truncated`), or what failed."""
+    truncated: bool = False
+    status: int | None = None
+    """The HTTP status."""
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def matches(self, words: str) -> bool:
+        """Whether every word of `words` is in its direction, kind, method, id or endpoint."""
+        haystack = " ".join(
+            str(part)
+            for part in (
+                self.direction,
+                self.kind,
+                self.method,
+                self.id,
+                self.status,
+                self.endpoint,
+            )
+            if part is not None
+        ).lower()
+        return all(word in haystack for word in words.lower().split())
+
+
+class TrafficLog:
+    """The latest entries: at most MAX_ENTRIES, and MAX_LOG_CHARS of messages in all."""
+
+    def __init__(self, max_entries: int = MAX_ENTRIES, max_chars: int = MAX_LOG_CHARS) -> None:
+        self._entries: deque[TrafficEntry] = deque()
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self._chars = 0
+        self.dropped = 0
+        """Entries let go to stay within the bounds."""
+
+    def add(self, entry: TrafficEntry) -> None:
+        self._entries.append(entry)
+        self._chars += _weight(entry)
+        while len(self._entries) > self.max_entries or (
+            self._chars > self.max_chars and len(self._entries) > 1
+        ):
+            self._chars -= _weight(self._entries.popleft())
+            self.dropped += 1
+
+    def __iter__(self) -> Iterator[TrafficEntry]:
+        return iter(list(self._entries))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def last_seq(self) -> int:
+        return self._entries[-1].seq if self._entries else 0
+
+
+def _weight(entry: TrafficEntry) -> int:
+    return min(entry.size_bytes, MAX_PAYLOAD_CHARS) + 200
+
+
+class TrafficRecorder:
+    """Turns tapped messages and HTTP exchanges into entries for `listener`."""
+
+    def __init__(self, listener: Callable[[TrafficEntry], None]) -> None:
+        self.listener = listener
+        self._seq = 0
+        self._pending: OrderedDict[tuple[str, str, Any], tuple[float, str]] = OrderedDict()
+
+    def message(self, url: str, direction: str, item: Any) -> None:
+        if isinstance(item, Exception):
+            self._emit(url, direction, "fault", message=describe_error(item))
+            return
+        message = getattr(item, "message", item)
+        text = message.model_dump_json(by_alias=True, exclude_none=True)
+        raw = json.loads(text) if len(text) <= MAX_PAYLOAD_CHARS else None
+        kept = redact(raw) if raw is not None else redact(text[:MAX_PAYLOAD_CHARS])
+        request_id = getattr(message, "id", None)
+        method = getattr(message, "method", None)
+        latency = None
+        if method is not None:
+            kind = "request" if request_id is not None else "notification"
+            if request_id is not None:
+                self._remember(url, direction, request_id, method)
+        else:
+            kind = "error" if getattr(message, "error", None) is not None else "response"
+            asked = self._pending.pop((url, _other(direction), request_id), None)
+            if asked is not None:
+                latency, method = time.monotonic() - asked[0], asked[1]
+        self._emit(
+            url,
+            direction,
+            kind,
+            method=method or "",
+            id=request_id,
+            latency_s=latency,
+            size_bytes=len(text.encode("utf-8", "replace")),
+            message=kept,
+            truncated=raw is None,
+        )
+
+    def http(self, url: str, exchange: HttpExchange) -> None:
+        self._emit(
+            url,
+            "http",
+            "http",
+            method=f"{exchange.method} {redact_url(exchange.url)}",
+            latency_s=exchange.elapsed_s,
+            size_bytes=exchange.request_bytes,
+            message={"content_type": exchange.content_type, "error": exchange.error},
+            status=exchange.status,
+        )
+
+    def _remember(self, url: str, direction: str, request_id: Any, method: str) -> None:
+        self._pending[(url, direction, request_id)] = (time.monotonic(), method)
+        while len(self._pending) > MAX_PENDING:
+            self._pending.popitem(last=False)
+
+    def _emit(self, url: str, direction: str, kind: str, **fields: Any) -> None:
+        self._seq += 1
+        entry = TrafficEntry(self._seq, time.time(), redact_url(url), direction, kind, **fields)
+        self.listener(entry)
+
+
+def _other(direction: str) -> str:
+    return "in" if direction == "out" else "out"
+
+
+_QUERY_SECRET = re.compile(r"([?&]([^=&#]+)=)([^&#]*)")
+
+
+def redact_url(url: str) -> str:
+    """`url` with secret values (the API key, bearer tokens) and secret-named query
+    parameters (`?token=...`) hidden."""
+    url = redact(url)
+    return _QUERY_SECRET.sub(
+        lambda m: m.group(1) + REDACTED if SECRET_NAME.search(m.group(2)) else m.group(0), url
+    )
+
+
+def listen_to_traffic(
+    handlers: ClientHandlers, listener: Callable[[TrafficEntry], None]
+) -> TrafficRecorder:
+    """Give `listener` an entry for every message and HTTP request `handlers` see from the next
+    connection on."""
+    recorder = TrafficRecorder(listener)
+    handlers.on_message.append(recorder.message)
+    handlers.on_http.append(recorder.http)
+    return recorder
+
+
+class _Tapped:
+    def __init__(self, inner: Any, tap: Callable[[str, Any], None]) -> None:
+        self._inner = inner
+        self._tap = tap
+
+    def _show(self, direction: str, item: Any) -> None:
+        """Show `item` to the tap; a log that fails must not break the connection."""
+        with contextlib.suppress(Exception):
+            self._tap(direction, item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return await self._inner.__aexit__(*exc)
+
+
+class TappedRead(_Tapped):
+    """A transport's read stream that shows each item to the tap ("in") as it is received."""
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        item = await self._inner.receive()
+        self._show("in", item)
+        return item
+
+    def __aiter__(self) -> TappedRead:
+        return self
+
+    async def __anext__(self) -> Any:
+        item = await self._inner.__anext__()
+        self._show("in", item)
+        return item
+
+    async def __aenter__(self) -> TappedRead:
+        await self._inner.__aenter__()
+        return self
+
+
+class TappedWrite(_Tapped):
+    """A transport's write stream that shows each item to the tap ("out") as it is sent."""
+
+    async def send(self, item: Any, /) -> None:
+        self._show("out", item)
+        await self._inner.send(item)
+
+    async def __aenter__(self) -> TappedWrite:
+        await self._inner.__aenter__()
+        return self

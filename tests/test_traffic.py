@@ -1,0 +1,98 @@
+"""The protocol and network log: every JSON-RPC message in and out of a real server, with its
+method, id, latency and size, the HTTP requests under them, secrets redacted, and a bound."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fleet_tui.controller import SessionController, SessionEvent, Traffic
+from fleet_tui.envs.targets import Target
+from fleet_tui.envs.traffic import MAX_PAYLOAD_CHARS, TrafficEntry, TrafficLog, redact_url
+from tests.fixtures.talkative import Talkative
+
+API_KEY = "fk-live-0123456789abcdef"
+TOKEN = "tok-9f8e7d6c5b4a"
+
+
+async def traffic_of_one_call(server: Talkative, text: str) -> list[TrafficEntry]:
+    heard: list[SessionEvent] = []
+    controller = SessionController(Target(mcp=[server.url]))
+    controller.subscribe(heard.append)
+    await controller.connect()
+    try:
+        await controller.env.call_tool("echo", {"text": text, "token": TOKEN})
+    finally:
+        await controller.close_env()
+    entries = [event.entry for event in heard if isinstance(event, Traffic)]
+    assert entries == list(controller.traffic)
+    return entries
+
+
+async def test_every_message_in_and_out_is_logged_with_method_id_and_latency(
+    talkative: Talkative,
+) -> None:
+    entries = await traffic_of_one_call(talkative, "hello")
+    rpc = [(e.direction, e.kind, e.method) for e in entries if e.direction != "http"]
+    assert rpc[:3] == [
+        ("out", "request", "initialize"),
+        ("in", "response", "initialize"),
+        ("out", "notification", "notifications/initialized"),
+    ]
+    [call] = [e for e in entries if e.kind == "request" and e.method == "tools/call"]
+    [answer] = [e for e in entries if e.kind == "response" and e.id == call.id]
+    assert (answer.direction, answer.method) == ("in", "tools/call")
+    assert answer.latency_s is not None and answer.latency_s > 0
+    assert call.message["params"]["arguments"]["text"] == "hello"
+    assert call.message["params"]["_meta"]["progressToken"] == call.id
+    assert answer.message["result"]["content"][0]["text"] == "hello"
+    shown = json.dumps(call.message, separators=(",", ":"))  # the token redacted
+    assert call.size_bytes == len(shown) - len("[redacted]") + len(TOKEN)
+    assert [e.seq for e in entries] == sorted(e.seq for e in entries)
+
+
+async def test_http_requests_are_logged_with_status_and_timing(talkative: Talkative) -> None:
+    entries = await traffic_of_one_call(talkative, "hello")
+    http = [e for e in entries if e.direction == "http"]
+    posts = [e for e in http if e.method == f"POST {talkative.url}"]
+    assert len(posts) >= 3  # initialize, initialized, tools/call
+    assert {e.status for e in posts} <= {200, 202}
+    assert all(e.latency_s is not None and e.latency_s >= 0 for e in http)
+    assert any(e.message["content_type"].startswith("text/event-stream") for e in posts)
+
+
+async def test_secrets_never_reach_the_log(
+    talkative: Talkative, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FLEET_API_KEY", API_KEY)
+    entries = await traffic_of_one_call(talkative, f"the key is {API_KEY}")
+    logged = json.dumps([e.as_json() for e in entries])
+    assert TOKEN not in logged and API_KEY not in logged
+    assert "[redacted]" in logged
+
+
+def entry(seq: int, size: int = 10) -> TrafficEntry:
+    return TrafficEntry(seq, 0.0, "http://x/mcp", "out", "request", "ping", seq, None, size)
+
+
+def test_the_log_keeps_the_latest_entries_within_its_bounds() -> None:
+    log = TrafficLog(max_entries=3)
+    for seq in range(1, 6):
+        log.add(entry(seq))
+    assert [e.seq for e in log] == [3, 4, 5] and log.dropped == 2
+    by_size = TrafficLog(max_entries=100, max_chars=3 * (MAX_PAYLOAD_CHARS + 200))
+    for seq in range(1, 6):
+        by_size.add(entry(seq, size=10 * MAX_PAYLOAD_CHARS))  # each counts as its kept part
+    assert [e.seq for e in by_size] == [3, 4, 5]
+
+
+async def test_a_big_message_is_kept_shortened(talkative: Talkative) -> None:
+    entries = await traffic_of_one_call(talkative, "x" * (2 * MAX_PAYLOAD_CHARS))
+    [call] = [e for e in entries if e.kind == "request" and e.method == "tools/call"]
+    assert call.truncated and isinstance(call.message, str)
+    assert len(call.message) == MAX_PAYLOAD_CHARS and call.size_bytes > 2 * MAX_PAYLOAD_CHARS
+
+
+def test_secret_query_parameters_are_hidden_in_urls() -> None:
+    assert redact_url("http://h/mcp?api_key=abc&x=1") == "http://h/mcp?api_key=[redacted]&x=1"
