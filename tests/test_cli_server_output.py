@@ -5,6 +5,8 @@ its log messages from that level up."""
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 from fleet_tui.commands.server_output import ServerOutput
 from fleet_tui.envs.server_events import ServerLog, ToolProgress
@@ -69,3 +71,44 @@ def test_on_a_terminal_progress_is_one_bar_redrawn_in_place() -> None:
         "[info] said meanwhile\n"
         "\r\x1b[2K[........working.........] 5\n"
     )
+
+
+def test_trace_writes_every_message_both_ways_without_secrets(
+    talkative: Talkative, tmp_path: Path
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    api_key = "fk-live-0123456789abcdef"
+    run = fleet_tui(
+        "call", "--mcp", talkative.url, "echo", "-a", f"text=key {api_key}",
+        "-a", "token=tok-9f8e7d6c5b4a", "--trace", str(trace),
+        env={"FLEET_API_KEY": api_key},
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    text = trace.read_text()
+    assert api_key not in text and "tok-9f8e7d6c5b4a" not in text
+    entries = [json.loads(line) for line in text.splitlines()]
+    rpc = {(e["direction"], e["kind"], e["method"]) for e in entries}
+    assert {
+        ("out", "request", "initialize"),
+        ("in", "response", "initialize"),
+        ("out", "request", "tools/list"),
+        ("in", "response", "tools/list"),
+        ("out", "request", "tools/call"),
+        ("in", "response", "tools/call"),
+    } <= rpc
+    [answer] = [e for e in entries if e["kind"] == "response" and e["method"] == "tools/call"]
+    assert answer["message"]["result"]["content"][0]["text"] == "key [redacted]"
+    assert answer["latency_s"] > 0 and answer["size_bytes"] > 0
+    assert any(e["direction"] == "http" and e["status"] == 200 for e in entries)
+    assert trace.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_trace_that_cannot_be_written_is_refused_in_plain_words(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    run = fleet_tui(
+        "call", "--mcp", "http://127.0.0.1:1/mcp", "x", "--trace", str(blocker / "trace.jsonl")
+    )
+    assert run.returncode == 2
+    assert "cannot write the trace" in run.stderr
+    assert "Traceback" not in run.stderr

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     arguments = parse_arguments(args.args, args.pairs)
     target = target_from_args(args)
-    server = ServerOutput(args.log_level)
+    server = ServerOutput(args.log_level, trace=args.trace)
 
     async def work(env: Env) -> int:
         tools = await env.list_tools()
@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
             return 1
         return 0
 
-    return run_on_env(target, work, server.handlers)
+    with server:
+        return run_on_env(target, work, server.handlers)
 
 
 def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -> list[str]:

@@ -1,15 +1,21 @@
 """What a headless command shows of what servers say on their own, on stderr: the progress of
 a call (a bar redrawn in place on a terminal, one line per report otherwise) and, with
 `--log-level LEVEL`, their log messages from that level up (the level is also sent to them
-with logging/setLevel).
+with logging/setLevel). `--trace FILE` writes the protocol log there, one JSON line per
+JSON-RPC message or HTTP request (`envs/traffic.py`: redacted, each message's JSON kept up to
+64 KB).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from typing import TextIO
+from pathlib import Path
+from types import TracebackType
+from typing import IO, TextIO
 
+from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.server_events import (
     LEVELS,
@@ -20,6 +26,7 @@ from fleet_tui.envs.server_events import (
     level_rank,
     listen_to_servers,
 )
+from fleet_tui.envs.traffic import TrafficEntry, listen_to_traffic
 from fleet_tui.text import clean, one_line
 
 BAR_WIDTH = 24
@@ -32,6 +39,12 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
         type=log_level,
         help="print the servers' log messages from LEVEL up on stderr (and ask the servers for "
         f"them): one of {', '.join(LEVELS)}",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="write every JSON-RPC message and HTTP request to FILE, one JSON line each "
+        "(secrets redacted)",
     )
 
 
@@ -56,14 +69,39 @@ def progress_bar(progress: float, total: float | None, message: str | None) -> s
 
 
 class ServerOutput:
-    """Prints server events on `stream` (stderr); `handlers` go to the env before it connects."""
+    """Prints server events on `stream` (stderr) and writes the trace; `handlers` go to the env
+    before it connects. A context manager: leaving it closes the trace file."""
 
-    def __init__(self, level: str | None, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, level: str | None, stream: TextIO | None = None, trace: str | None = None
+    ) -> None:
         self.level = level
         self.stream = stream or sys.stderr
         self.handlers = ClientHandlers(log_level=level)
         self._bar_shown = False
         listen_to_servers(self.handlers, self.show)
+        self._trace: IO[str] | None = open_trace(trace) if trace else None
+        if self._trace is not None:
+            listen_to_traffic(self.handlers, self.trace)
+
+    def __enter__(self) -> ServerOutput:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._trace is not None:
+            self._trace.close()
+            self._trace = None
+
+    def trace(self, entry: TrafficEntry) -> None:
+        if self._trace is not None:
+            line = json.dumps(entry.as_json(), ensure_ascii=False, default=str)
+            self._trace.write(line + "\n")
+            self._trace.flush()
 
     @property
     def on_terminal(self) -> bool:
@@ -94,3 +132,15 @@ class ServerOutput:
 
     def _write(self, text: str, end: str = "\n") -> None:
         print(text, end=end, file=self.stream, flush=True)
+
+
+def open_trace(path: str) -> IO[str]:
+    """The trace file, for its owner only (appended to); EnvError (exit 2) when it cannot be."""
+    from fleet_tui.session.private_files import make_private_dir, open_private_append
+
+    target = Path(path)
+    try:
+        make_private_dir(target.parent)
+        return open_private_append(target)
+    except OSError as error:
+        raise EnvError(f"cannot write the trace {path}: {error.strerror or error}") from None

@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from fleet_tui.commands.lifecycle import run_on_env
 
     target = target_from_args(args)
-    server = ServerOutput(args.log_level)
+    server = ServerOutput(args.log_level, trace=args.trace)
 
     async def work(env: Env) -> int:
         tools = await env.list_tools()
@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
         out(f"{len(tools)} tools")
         return 0
 
-    return run_on_env(target, work, server.handlers)
+    with server:
+        return run_on_env(target, work, server.handlers)
 
 
 def tool_line(tool: Tool) -> str:
