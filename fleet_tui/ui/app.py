@@ -44,6 +44,7 @@ from fleet_tui.controller import (
     Progress,
     SessionController,
     SessionEvent,
+    Traffic,
 )
 from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
 from fleet_tui.envs.capabilities import Heartbeating, unwrapped
@@ -63,6 +64,7 @@ from fleet_tui.ui.sidebar import SidebarActions
 from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
+from fleet_tui.ui.widgets.protocol_log import ProtocolPane
 from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 from fleet_tui.ui.widgets.server_log import ServerLogPane
@@ -126,6 +128,8 @@ class FleetTuiApp(
                     yield HistoryTable(id="history")
                 with TabPane("Log", id="pane-log"):
                     yield ServerLogPane(id="server-log")
+                with TabPane("Protocol", id="pane-protocol"):
+                    yield ProtocolPane(lambda: self.controller.traffic, id="protocol")
             with Vertical(id="work"):
                 yield ToolPanel(id="tool-panel")
                 yield ResultView(id="result")
@@ -225,8 +229,12 @@ class FleetTuiApp(
                 self.tool_panel.set_state(f"{record.status}{message}")
                 self.call_finished.publish(record)
                 self.refresh_status()
+            case Traffic():  # (`query`: after the app ended, the panes are gone)
+                for protocol in self.query(ProtocolPane):
+                    protocol.mark_stale()
             case ServerLog():
-                self.query_one(ServerLogPane).add(event)
+                for log in self.query(ServerLogPane):
+                    log.add(event)
             case ListChanged(kind="tools"):
                 self.run_worker(self.refresh_tools(), group="tool-refresh", exclusive=True)
             case EnvClosed(info, failure):

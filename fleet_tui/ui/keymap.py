@@ -37,6 +37,8 @@ AREAS: dict[str, str] = {
     "result": "Result view",
     "history": "History",
     "log": "Server log",
+    "protocol": "Protocol log",
+    "message": "Protocol message",
     "screenshot": "Screenshot pane",
     "image": "Full-screen image",
 }
@@ -60,6 +62,13 @@ ACTIONS: list[Action] = [
     Action("show_tools", "f2", "Show the tool list", short="Tools"),
     Action("show_history", "f3", "Show the history", short="History"),
     Action("show_log", "f9", "Show the servers' log messages", short="Log", show=False),
+    Action(
+        "show_protocol",
+        "f10",
+        "Show every JSON-RPC message and HTTP request",
+        short="Protocol",
+        show=False,
+    ),
     Action("extension('show_tasks')", "f6", "Show the tasks", short="Tasks"),
     Action("extension('show_state')", "f7", "Show the state diff", short="State", show=False),
     Action("extension('verify_task')", "f8", "Run the task's verifier", short="Verify", show=False),
@@ -94,6 +103,8 @@ ACTIONS: list[Action] = [
         short="Load args",
     ),
     Action("clear_log", "c", "Clear the log", area="log", short="Clear"),
+    Action("open_message", "enter", "Open the message as JSON", area="protocol", show=False),
+    Action("close", "escape", "Close", area="message", palette=False),
     Action(
         "open_image",
         "f",

@@ -1,4 +1,5 @@
-"""The sidebar's actions: show the tools, the history or the servers' log, hide the sidebar,
+"""The sidebar's actions: show the tools, the history, the servers' log or the protocol log,
+hide the sidebar,
 act on a history entry (show its result, run it again, load its arguments into the form), and
 ask the servers for the log level chosen in the log pane."""
 
@@ -10,6 +11,7 @@ from fleet_tui.controller import CallStatus, describe
 from fleet_tui.text import one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.widgets.history import HistoryTable
+from fleet_tui.ui.widgets.protocol_log import ProtocolPane
 from fleet_tui.ui.widgets.server_log import ServerLogPane
 
 
@@ -41,6 +43,12 @@ class SidebarActions(AppPart):
     def action_show_log(self) -> None:
         self._show_sidebar("pane-log")
         self.query_one(ServerLogPane).focus_filter()
+
+    def action_show_protocol(self) -> None:
+        self._show_sidebar("pane-protocol")
+        pane = self.query_one(ProtocolPane)
+        pane.focus_filter()
+        self.call_after_refresh(pane.refresh_rows, True)
 
     def on_server_log_pane_level_chosen(self, event: ServerLogPane.LevelChosen) -> None:
         self.run_worker(self._ask_log_level(event.level), group="log-level", exclusive=True)
