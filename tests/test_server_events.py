@@ -100,3 +100,18 @@ async def test_a_tool_list_change_is_an_event_and_the_tools_list_again(
     assert [e for e in heard if isinstance(e, ListChanged)] == [ListChanged(talkative.url, "tools")]
     assert "fresh" in [t.name for t in tools]
     assert controller.tool_named("fresh") is not None
+
+
+async def test_resource_and_prompt_list_changes_are_events_of_their_kind(
+    talkative: Talkative,
+) -> None:
+    heard: list[SessionEvent] = []
+    controller = await connected(talkative, heard)
+    try:
+        await controller.env.call_tool("announce", {"kind": "resources"})
+        await controller.env.call_tool("announce", {"kind": "prompts"})
+        await wait_for(lambda: len([e for e in heard if isinstance(e, ListChanged)]) == 2)
+    finally:
+        await controller.close_env()
+    changes = [e for e in heard if isinstance(e, ListChanged)]
+    assert sorted(e.kind for e in changes) == ["prompts", "resources"]
