@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import ProgressBar, RichLog, Select, Static
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session.events import LogEvent
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder
@@ -27,7 +27,7 @@ async def say(pilot: Pilot, text: str, level: str) -> None:
 
 
 async def test_a_slow_call_shows_the_servers_progress(talkative: Talkative) -> None:
-    app = FleetTuiApp(Target(mcp=[talkative.url]))
+    app = FleetTuiApp(McpTarget(urls=[talkative.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await app.show_tool("slow", {"steps": 4})
@@ -48,7 +48,7 @@ async def test_a_slow_call_shows_the_servers_progress(talkative: Talkative) -> N
 async def test_log_messages_show_in_the_log_pane_filtered_by_level(
     talkative: Talkative,
 ) -> None:
-    app = FleetTuiApp(Target(mcp=[talkative.url]))
+    app = FleetTuiApp(McpTarget(urls=[talkative.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         pane = app.query_one(ServerLogPane)
@@ -70,16 +70,21 @@ async def test_log_messages_show_in_the_log_pane_filtered_by_level(
         assert str(app.query_one("#log-count", Static).content) == "1/2 messages from error up"
 
 
+async def type_into_echo(pilot: Pilot, text: str) -> None:
+    """Once connected, open echo's form and type `text` into its first field."""
+    await wait_connected(pilot)
+    await pilot.app.show_tool("echo")
+    await pilot.pause()
+    pilot.app.tool_panel.focus_form()
+    await pilot.press(*text)
+
+
 async def test_a_new_tool_appears_and_the_open_form_keeps_its_input(
     talkative: Talkative,
 ) -> None:
-    app = FleetTuiApp(Target(mcp=[talkative.url]))
+    app = FleetTuiApp(McpTarget(urls=[talkative.url]))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot)
-        await app.show_tool("echo")
-        await pilot.pause()
-        app.tool_panel.focus_form()
-        await pilot.press(*"half typed")
+        await type_into_echo(pilot, "half typed")
         assert app.tool_panel.arguments()["text"] == "half typed"
         app.start_call("grow", {"name": "fresh"})
         await wait_for(pilot, lambda: "fresh" in [t.name for t in app.tool_list.tools])
@@ -89,11 +94,29 @@ async def test_a_new_tool_appears_and_the_open_form_keeps_its_input(
         assert app.controller.tool_named("fresh") is not None
 
 
+async def test_the_open_form_follows_its_tool_when_it_changes_or_goes(
+    talkative: Talkative,
+) -> None:
+    app = FleetTuiApp(McpTarget(urls=[talkative.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_into_echo(pilot, "kept")
+        app.start_call("reshape", {})
+        await wait_for(pilot, lambda: "loud" in app.tool_panel.tool.input_schema["properties"])
+        await wait_idle(pilot)
+        assert app.tool_panel.arguments()["text"] == "kept"  # rebuilt for the new schema
+        app.start_call("drop", {})
+        await wait_for(pilot, lambda: "echo" not in [t.name for t in app.tool_list.tools])
+        await wait_idle(pilot)
+        assert app.tool_panel.border_subtitle == "no longer offered by its server"
+        assert app.tool_panel.tool.name == "echo"
+        assert app.tool_panel.arguments()["text"] == "kept"
+
+
 async def test_log_messages_are_recorded_in_the_session_file(
     talkative: Talkative, tmp_path: Path
 ) -> None:
     features = TaskFeatures(recorder=SessionRecorder(tmp_path / "s.jsonl"))
-    app = FleetTuiApp(Target(mcp=[talkative.url]), env_factory=features.env_factory)
+    app = FleetTuiApp(McpTarget(urls=[talkative.url]), env_factory=features.env_factory)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)

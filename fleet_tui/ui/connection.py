@@ -97,7 +97,7 @@ class ConnectionSetup(AppPart):
             return
         fresh = self.controller.tool_named(panel.tool.name)
         if fresh is None:
-            panel.set_state("this tool is no longer offered by its server")
+            panel.mark_gone()
         elif fresh.input_schema != panel.tool.input_schema:
             try:
                 typed = form_arguments(panel.form) if panel.form is not None else None

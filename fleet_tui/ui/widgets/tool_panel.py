@@ -121,6 +121,7 @@ class ToolPanel(Vertical):
         """Show `tool`'s form, filled with `arguments` when given."""
         self.tool = tool
         self.border_title = Text(name_line(tool.name, 60))
+        self.border_subtitle = ""
         description = clean(tool.description or tool.title or "").strip() or "(no description)"
         if tool.broken is not None:
             description = f"Broken, cannot be called: {clean(tool.broken)}. {description}"
@@ -172,6 +173,10 @@ class ToolPanel(Vertical):
 
     def set_state(self, text: str) -> None:
         self.query_one("#call-state", Static).update(text)
+
+    def mark_gone(self) -> None:
+        """The tool is no longer offered (its form stays, to copy what was typed)."""
+        self.border_subtitle = "no longer offered by its server"
 
     def show_progress(self, progress: float, total: float | None, message: str | None) -> None:
         """The server's progress report for the running call (no total: the bar pulses)."""
