@@ -8,7 +8,7 @@ import json
 import pytest
 
 from fleet_tui.controller import SessionController, SessionEvent, Traffic
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.envs.traffic import MAX_PAYLOAD_CHARS, TrafficEntry, TrafficLog, redact_url
 from tests.fixtures.talkative import Talkative
 
@@ -18,7 +18,7 @@ TOKEN = "tok-9f8e7d6c5b4a"
 
 async def traffic_of_one_call(server: Talkative, text: str) -> list[TrafficEntry]:
     heard: list[SessionEvent] = []
-    controller = SessionController(Target(mcp=[server.url]))
+    controller = SessionController(McpTarget(urls=[server.url]))
     controller.subscribe(heard.append)
     await controller.connect()
     try:
