@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fleet_tui.envs.mcp_callbacks import server_request_callbacks
+from fleet_tui.envs.server_requests import ElicitHandler, SampleHandler
+
 NotificationHandler = Callable[[str, Any], None]
 """Called with (endpoint URL, the server's notification as an `mcp.types` model)."""
-
-RequestHandler = Callable[[str, Any], Awaitable[Any]]
-"""Called with (endpoint URL, the request's params); returns the `mcp.types` result to send."""
 
 ProgressHandler = Callable[[str, str, float, float | None, str | None], None]
 """Called with (endpoint URL, tool name, progress, total, message) for a running tools/call."""
@@ -36,8 +36,10 @@ class ClientHandlers:
 
     on_notification: list[NotificationHandler] = field(default_factory=list)
     """Each is called for every notification, in order."""
-    elicit: RequestHandler | None = None
-    sample: RequestHandler | None = None
+    elicit: ElicitHandler | None = None
+    """Answers a server's `elicitation/create` (envs/server_requests.py)."""
+    sample: SampleHandler | None = None
+    """Answers a server's `sampling/createMessage` with the reply's text, or None to decline."""
     roots: Callable[[], list[str]] | None = None
     """The root directories (as paths or file:// URIs) offered to servers that ask."""
     on_progress: list[ProgressHandler] = field(default_factory=list)
@@ -88,6 +90,7 @@ class ClientHandlers:
         options: dict[str, Any] = {}
         if self.on_notification:
             options["message_handler"] = self._message_handler(url)
+        options.update(server_request_callbacks(url, self.elicit, self.sample, self.roots))
         return options
 
     def _message_handler(self, url: str) -> Callable[[Any], Awaitable[None]]:

@@ -1,0 +1,83 @@
+"""What a server may ask the person at the client, in plain data (no `mcp` types): an
+elicitation (fill a form, or visit a URL) and a sampling request (write the assistant's reply).
+
+`ClientHandlers` (envs/mcp_client.py) carries the callables that answer them; the app answers
+through dialogs, headless commands from their flags. `envs/mcp_callbacks.py` turns these into
+the MCP SDK's callbacks and results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+ElicitAction = Literal["accept", "decline", "cancel"]
+
+
+@dataclass(frozen=True)
+class ElicitRequest:
+    """A server asks for input: a form from `schema`, or (URL mode) a visit to `url`."""
+
+    endpoint: str
+    message: str
+    schema: dict[str, Any] = field(default_factory=dict)
+    """The requested JSON Schema (form mode): flat properties of primitive types."""
+    url: str | None = None
+    """The page the server asks the person to visit (URL mode); never opened automatically."""
+
+    @property
+    def url_mode(self) -> bool:
+        return self.url is not None
+
+
+@dataclass(frozen=True)
+class ElicitAnswer:
+    """The person's answer: `content` only with accept in form mode."""
+
+    action: ElicitAction
+    content: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SampleMessage:
+    """One message of the conversation a server wants sampled, as text (non-text content is
+    described, e.g. `[image image/png]`)."""
+
+    role: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SampleRequest:
+    """A server asks for the assistant's next message in a conversation."""
+
+    endpoint: str
+    messages: list[SampleMessage]
+    system_prompt: str | None = None
+    max_tokens: int | None = None
+
+
+ElicitHandler = Callable[[ElicitRequest], Awaitable[ElicitAnswer]]
+SampleHandler = Callable[[SampleRequest], Awaitable[str | None]]
+"""Returns the reply's text, or None to decline."""
+
+SAMPLING_MODEL = "human (fleet-tui)"
+"""The model named in a sampling result: a person wrote the reply."""
+
+
+def root_uris(paths: list[str]) -> list[str]:
+    """`file://` URIs for root directories given as paths (relative to the current directory)
+    or already as `file://` URIs."""
+    return [p if p.startswith("file://") else Path(p).resolve().as_uri() for p in paths]
+
+
+async def decline_elicitation(_request: ElicitRequest) -> ElicitAnswer:
+    """An elicitation handler that declines every request (headless without `--elicit`)."""
+    return ElicitAnswer("decline")
+
+
+async def decline_sampling(_request: SampleRequest) -> None:
+    """A sampling handler that declines every request (headless)."""
+    return None
