@@ -1,9 +1,9 @@
 """Shared fixtures live in tests/fixtures/, one module per area, loaded as pytest plugins."""
 
 pytest_plugins = [
-    "tests.fixtures.asking_server",
     "tests.fixtures.local_host",
     "tests.fixtures.mcp_servers",
+    "tests.fixtures.asking_server",
     "tests.fixtures.markup_server",
     "tests.fixtures.openenv_servers",
     "tests.fixtures.raw_mcp",

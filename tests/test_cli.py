@@ -74,8 +74,8 @@ def test_call_saves_the_screenshot(host, tmp_path):
     assert str(saved[0]) in result.stdout
 
 
-def test_args_json_and_pairs_merge_with_json_values():
-    arguments = parse_arguments('{"project": "WEB", "limit": 5}', ["limit=2", "q=a b", "on=true"])
+def test_args_json_and_raw_json_pairs_merge():
+    arguments = parse_arguments('{"project": "WEB", "limit": 5}', ["limit=2", 'q="a b"', "on=true"])
 
     assert arguments == {"project": "WEB", "limit": 2, "q": "a b", "on": True}
 

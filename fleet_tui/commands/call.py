@@ -1,15 +1,16 @@
-"""`fleet-tui call TARGET TOOL [--args JSON] [-a key=value ...] [--save-images DIR]`.
+"""`fleet-tui call TARGET TOOL [--args JSON] [-a key=value] [-j key=JSON] [--save-images DIR]`.
 
-Arguments are checked before anything is provisioned. Images (and other binary blocks) are
-written as files and their paths printed; exit code 1 when the tool reports an error. The
-server's progress reports go to stderr, and its log messages with `--log-level LEVEL`.
+JSON is checked before anything is provisioned; `-a` values are read by the type the tool's
+schema declares (forms/typed_text.py) and the arguments checked against the schema before the
+call is sent. Images (and other binary blocks) are written as files and their paths printed;
+exit code 1 when the tool reports an error. The server's progress reports go to stderr, and
+its log messages with `--log-level LEVEL`.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import mimetypes
 import sys
 import tempfile
@@ -49,7 +50,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-a",
         dest="pairs",
         metavar="KEY=VALUE",
-        help="one argument (repeatable); VALUE is read as JSON when it parses, else as a string",
+        help="one argument (repeatable); VALUE is read as the type the tool's schema declares "
+        "(a string stays a string)",
+    )
+    add_repeatable(
+        parser,
+        "-j",
+        dest="json_pairs",
+        metavar="KEY=JSON",
+        help="one argument given as raw JSON (repeatable)",
+    )
+    parser.add_argument(
+        "--unchecked",
+        action="store_true",
+        help="send the arguments even when they break the tool's schema",
     )
     parser.add_argument(
         "--save-images", metavar="DIR", help="write images here (default: a new temporary folder)"
@@ -72,34 +86,68 @@ def parse_call_arguments(
     return parser.parse_intermixed_args(words, namespace)
 
 
-def parse_arguments(args_json: str | None, pairs: list[str]) -> dict[str, Any]:
-    """`--args` merged with the `-a key=value` pairs (pairs win); EnvError on bad input."""
+def parse_arguments(args_json: str | None, json_pairs: list[str]) -> dict[str, Any]:
+    """`--args` merged with the `-j key=JSON` pairs (pairs win); EnvError on bad input."""
+    from fleet_tui.forms.nodes import parse_json
+
     arguments: dict[str, Any] = {}
     if args_json is not None:
         try:
-            arguments = json.loads(args_json)
+            arguments = parse_json(args_json)
         except ValueError as error:
             raise EnvError(f"--args is not valid JSON: {error}") from None
         if not isinstance(arguments, dict):
             raise EnvError(f"--args must be a JSON object, got {type(arguments).__name__}")
-    for pair in pairs:
-        key, value = key_value(pair, "-a")
+    for pair in json_pairs:
+        key, value = key_value(pair, "-j")
         try:
-            arguments[key] = json.loads(value)
-        except ValueError:
-            arguments[key] = value
+            arguments[key] = parse_json(value)
+        except ValueError as error:
+            raise EnvError(f"-j {key}: {error}") from None
+    return arguments
+
+
+def checked_arguments(
+    tools: list[Tool], args: argparse.Namespace, base: dict[str, Any]
+) -> dict[str, Any]:
+    """The arguments to send: `base` with the `-a` pairs read by the tool's schema; EnvError
+    (nothing sent) when a value cannot be read or, unless `--unchecked`, breaks the schema."""
+    from fleet_tui.forms.typed_text import schema_errors, typed_arguments
+    from fleet_tui.forms.validation import error_line
+
+    tool = next((tool for tool in tools if tool.name == args.tool), None)
+    schema = tool.input_schema if tool is not None else True
+    pairs = [key_value(pair, "-a") for pair in args.pairs]
+    arguments, problems = typed_arguments(schema, pairs, base)
+    if problems:
+        lines = "; ".join(map(error_line, problems))
+        raise EnvError(f"{visible(args.tool)}: {lines} (nothing was sent)")
+    if tool is None:
+        return arguments
+    errors = schema_errors(schema, arguments)
+    if errors and not args.unchecked:
+        lines = "; ".join(map(error_line, errors))
+        raise EnvError(
+            f"{visible(args.tool)}: the arguments break its schema: {lines} (nothing was sent; "
+            "--unchecked sends them anyway)"
+        )
+    for error in errors:
+        warn(f"{visible(args.tool)}: sending anyway: {error_line(error)}")
     return arguments
 
 
 def run(args: argparse.Namespace) -> int:
     from fleet_tui.commands.lifecycle import run_on_env
 
-    arguments = parse_arguments(args.args, args.pairs)
+    base = parse_arguments(args.args, args.json_pairs)
+    for pair in args.pairs:
+        key_value(pair, "-a")
     target = target_from_args(args)
     server = ServerOutput(args.log_level, trace=args.trace)
 
     async def work(env: Env) -> int:
         tools = await env.list_tools()
+        arguments = checked_arguments(tools, args, base)
         for warning in unknown_arguments(tools, args.tool, arguments):
             warn(warning)
         try:

@@ -16,7 +16,7 @@ from referencing import Registry
 
 from fleet_tui.forms.patterns import TOO_SLOW, search, search_or_false
 from fleet_tui.forms.schema import Schema
-from fleet_tui.text import shortened
+from fleet_tui.text import shortened, visible
 
 Path = tuple[str | int, ...]
 _MAX_MESSAGE = 200
@@ -30,6 +30,16 @@ class FieldError:
 
     path: Path
     message: str
+
+
+def path_text(path: tuple[str | int, ...]) -> str:
+    """Where an error is, as `a/0/b` (names through `visible()`), or `arguments` for the top."""
+    return "/".join(visible(str(part)) for part in path) or "arguments"
+
+
+def error_line(error: FieldError) -> str:
+    """One problem on one line: `a/0/b: message`."""
+    return f"{path_text(error.path)}: {error.message}"
 
 
 def _format_checker() -> FormatChecker:

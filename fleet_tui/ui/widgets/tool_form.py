@@ -26,7 +26,8 @@ from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.forms import FieldError, Form, build_form
 from fleet_tui.forms.nodes import Path, parse_json
-from fleet_tui.text import one_line, pretty_json, visible
+from fleet_tui.forms.validation import error_line, path_text
+from fleet_tui.text import one_line, pretty_json
 from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.form_fields import (
@@ -38,16 +39,6 @@ from fleet_tui.ui.widgets.form_fields import (
 )
 
 MAX_LISTED_ERRORS = 8
-
-
-def path_text(path: tuple[str | int, ...]) -> str:
-    """Where an error is, as `a/0/b` (names through `visible()`), or `arguments` for the top."""
-    return "/".join(visible(str(part)) for part in path) or "arguments"
-
-
-def error_line(error: FieldError) -> str:
-    """One problem on one line: `a/0/b: message`."""
-    return f"{path_text(error.path)}: {error.message}"
 
 
 class FormFields(VerticalScroll, can_focus=False):

@@ -1,0 +1,130 @@
+"""Arguments typed as text on a command line (`-a key=value`), read by the tool's schema.
+
+Each value becomes the type its parameter declares: a string stays a string even when it looks
+like JSON (`-a message=123` sends "123"), numbers and booleans are parsed, objects and arrays
+are JSON, enum values are matched as typed, and a union takes the first of its types (strings
+last) that reads the text. What cannot be read is a `FieldError` worded as the form words it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fleet_tui.forms.form import Form, build_form
+from fleet_tui.forms.nodes import (
+    ConstNode,
+    EnumNode,
+    Node,
+    ScalarNode,
+    UnionNode,
+    parse_json,
+    parse_number,
+)
+from fleet_tui.forms.schema import json_equal
+from fleet_tui.forms.validation import FieldError
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+class Unreadable(ValueError):
+    """Text that the parameter's type cannot read; the message says why."""
+
+
+def typed_arguments(
+    schema: Any, pairs: list[tuple[str, str]], base: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], list[FieldError]]:
+    """`base` with each (key, text) pair read by the type of its parameter in `schema`, and
+    what could not be read. A key the schema does not list is read as JSON when it parses,
+    else as a string (the caller warns about unknown keys)."""
+    form = build_form(schema)
+    arguments = dict(base or {})
+    problems: list[FieldError] = []
+    for key, text in pairs:
+        node = form.field_at((key,)) if form.root.kind == "object" else None
+        try:
+            arguments[key] = read_text(node, text) if node is not None else loose_json(text)
+        except Unreadable as error:
+            problems.append(FieldError((key,), str(error)))
+    return arguments, problems
+
+
+def schema_errors(schema: Any, arguments: dict[str, Any]) -> list[FieldError]:
+    """What is wrong with `arguments` against `schema`, as the form reports it."""
+    form: Form = build_form(schema)
+    form.load(arguments)
+    return form.errors()
+
+
+def loose_json(text: str) -> Any:
+    """`text` as JSON when it parses, else the text itself."""
+    try:
+        return parse_json(text)
+    except ValueError:
+        return text
+
+
+def read_text(node: Node, text: str) -> Any:
+    """The value of `text` for the field `node`; Unreadable when its type cannot read it."""
+    if isinstance(node, UnionNode):
+        return _read_union(node, text)
+    if isinstance(node, ScalarNode):
+        return _read_scalar(node, text)
+    if isinstance(node, EnumNode | ConstNode):
+        options = node.options if isinstance(node, EnumNode) else [node.const]
+        return _read_choice(options, text, node.nullable)
+    if node.nullable and text.strip() == "null":
+        return None
+    try:
+        return parse_json(text)
+    except ValueError as error:
+        raise Unreadable(str(error)) from None
+
+
+def _read_scalar(node: ScalarNode, text: str) -> Any:
+    if node.kind == "string":
+        return text
+    stripped = text.strip()
+    if node.nullable and stripped == "null":
+        return None
+    if node.kind == "boolean":
+        if stripped.lower() in _TRUE:
+            return True
+        if stripped.lower() in _FALSE:
+            return False
+        raise Unreadable("not a boolean (true or false)")
+    try:
+        number = parse_number(stripped, integer=node.kind == "integer")
+    except ValueError as error:
+        raise Unreadable(str(error)) from None
+    if number is None:
+        raise Unreadable(f"not {'an integer' if node.kind == 'integer' else 'a number'}")
+    return number
+
+
+def _read_choice(options: list[Any], text: str, nullable: bool) -> Any:
+    """The option written as `text` (a string option as itself, others as JSON); text that
+    names no option is kept as a string, for validation to report."""
+    if any(option == text for option in options):
+        return text
+    parsed = loose_json(text)
+    if nullable and parsed is None:
+        return None
+    return next((option for option in options if json_equal(option, parsed)), text)
+
+
+def _read_union(node: UnionNode, text: str) -> Any:
+    if node.nullable and text.strip() == "null":
+        return None
+    branches = [node.branch_node(i) for i in range(len(node.branch_schemas))]
+    strings_last = sorted(branches, key=lambda b: isinstance(b, ScalarNode) and b.kind == "string")
+    first_problem: Unreadable | None = None
+    for branch in strings_last:
+        try:
+            value = read_text(branch, text)
+        except Unreadable as error:
+            first_problem = first_problem or error
+            continue
+        if branch.accepts(value):
+            return value
+    raise first_problem or Unreadable("matches none of its types")
