@@ -18,6 +18,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from fleet_tui.commands.client_options import (
+    HeadlessAnswers,
+    add_elicit_argument,
+    add_root_argument,
+    json_object,
+)
 from fleet_tui.commands.output import err, out, print_json, warn
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
 from fleet_tui.commands.target_options import (
@@ -70,6 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     add_server_arguments(parser)
+    add_elicit_argument(parser)
+    add_root_argument(parser)
     parser.parse_args = partial(parse_call_arguments, parser)
 
 
@@ -90,14 +98,7 @@ def parse_arguments(args_json: str | None, json_pairs: list[str]) -> dict[str, A
     """`--args` merged with the `-j key=JSON` pairs (pairs win); EnvError on bad input."""
     from fleet_tui.forms.nodes import parse_json
 
-    arguments: dict[str, Any] = {}
-    if args_json is not None:
-        try:
-            arguments = parse_json(args_json)
-        except ValueError as error:
-            raise EnvError(f"--args is not valid JSON: {error}") from None
-        if not isinstance(arguments, dict):
-            raise EnvError(f"--args must be a JSON object, got {type(arguments).__name__}")
+    arguments = json_object(args_json, "--args") if args_json is not None else {}
     for pair in json_pairs:
         key, value = key_value(pair, "-j")
         try:
@@ -142,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     base = parse_arguments(args.args, args.json_pairs)
     for pair in args.pairs:
         key_value(pair, "-a")
+    answers = HeadlessAnswers.from_args(args)
     target = target_from_args(args)
     server = ServerOutput(args.log_level, trace=args.trace)
 
@@ -154,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
             result = await env.call_tool(args.tool, arguments)
         finally:
             server.end_bar()
+        answers.check()
         for warning in output_warnings(tools, args.tool, result):
             warn(warning)
         files = BlockFiles(args.save_images, args.tool)
@@ -167,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     with server:
-        return run_on_env(target, work, server.handlers)
+        return run_on_env(target, work, answers.serve(server.handlers))
 
 
 def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -> list[str]:

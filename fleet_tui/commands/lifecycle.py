@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable
 
 from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.base import Env, EnvError
-from fleet_tui.envs.capabilities import HearsServer, unwrapped
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
@@ -20,17 +19,20 @@ Work = Callable[[Env], Awaitable[int]]
 
 def run_on_env(target: Target, work: Work, handlers: ClientHandlers | None = None) -> int:
     """Connect to `target`, run `work(env)`, close; returns the exit code. `handlers` hear what
-    the env's MCP servers send on their own (see `server_output`)."""
+    the env's MCP servers send on their own (see `server_output`) and answer what they ask
+    (default: the current directory as root, elicitation and sampling declined)."""
     return asyncio.run(_run(target, work, handlers))
 
 
 async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> int:
+    from fleet_tui.commands.client_options import HeadlessAnswers
+    from fleet_tui.envs.capabilities import HearsServer, unwrapped
     from fleet_tui.envs.factory import make_env
 
     with stop_on_signals(asyncio.current_task().cancel) as stop:
         env = make_env(target)
-        if handlers is not None and isinstance(hearing := unwrapped(env), HearsServer):
-            hearing.listen(handlers)
+        if isinstance(hearing := unwrapped(env), HearsServer):
+            hearing.listen(handlers or HeadlessAnswers(["."]).handlers())
         try:
             await env.connect(progress=err)
             for warning in env.warnings():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from fleet_tui.commands.client_options import HeadlessAnswers, add_root_argument
 from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
@@ -13,6 +14,7 @@ from fleet_tui.text import one_line, visible
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
+    add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     add_server_arguments(parser)
 
@@ -20,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from fleet_tui.commands.lifecycle import run_on_env
 
+    answers = HeadlessAnswers.from_args(args)
     target = target_from_args(args)
     server = ServerOutput(args.log_level, trace=args.trace)
 
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     with server:
-        return run_on_env(target, work, server.handlers)
+        return run_on_env(target, work, answers.serve(server.handlers))
 
 
 def tool_line(tool: Tool) -> str:

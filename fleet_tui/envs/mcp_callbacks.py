@@ -22,9 +22,9 @@ from fleet_tui.text import describe_error, shortened
 if TYPE_CHECKING:
     import mcp.types
 
-MAX_SAMPLE_MESSAGES = 200
+MAX_SAMPLE_MESSAGES = 50
 """Messages of one sampling request shown to the person; the rest are summarised."""
-MAX_MESSAGE_CHARS = 20_000
+MAX_MESSAGE_CHARS = 4_000
 """Characters of one message (or elicitation message) kept; longer ones are cut, saying so."""
 USER_REJECTED = -1
 """The JSON-RPC error code the MCP specification uses when the person declines sampling."""

@@ -71,13 +71,3 @@ def root_uris(paths: list[str]) -> list[str]:
     """`file://` URIs for root directories given as paths (relative to the current directory)
     or already as `file://` URIs."""
     return [p if p.startswith("file://") else Path(p).resolve().as_uri() for p in paths]
-
-
-async def decline_elicitation(_request: ElicitRequest) -> ElicitAnswer:
-    """An elicitation handler that declines every request (headless without `--elicit`)."""
-    return ElicitAnswer("decline")
-
-
-async def decline_sampling(_request: SampleRequest) -> None:
-    """A sampling handler that declines every request (headless)."""
-    return None

@@ -1,0 +1,120 @@
+"""What the client answers servers that ask it things: `--root PATH` (the roots offered, the
+current directory by default) and, headless, `--elicit JSON` (the answer to an elicitation;
+without it every elicitation and sampling request is declined)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from fleet_tui.commands.output import warn
+from fleet_tui.commands.target_options import add_repeatable
+from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.mcp_client import ClientHandlers
+from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
+from fleet_tui.text import one_line
+
+
+def add_root_argument(parser: argparse.ArgumentParser) -> None:
+    add_repeatable(
+        parser,
+        "--root",
+        dest="roots",
+        metavar="PATH",
+        help="a directory offered to servers as a root (repeatable; default: the current one)",
+    )
+
+
+def add_elicit_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--elicit",
+        metavar="JSON",
+        help="accept a server's elicitation with this JSON object (checked against the schema "
+        "the server asks for); without it elicitations are declined",
+    )
+
+
+def roots_from_args(args: argparse.Namespace) -> list[str]:
+    """The root directories to offer; EnvError (exit 2) for one that is not a directory."""
+    roots: list[str] = getattr(args, "roots", None) or ["."]
+    for root in roots:
+        if not root.startswith("file://") and not Path(root).is_dir():
+            raise EnvError(f"--root {root}: not a directory")
+    return roots
+
+
+def json_object(text: str, option: str) -> dict[str, Any]:
+    """`text` as a JSON object; EnvError (exit 2) naming `option` when it is not one."""
+    from fleet_tui.forms.nodes import parse_json
+
+    try:
+        value = parse_json(text)
+    except ValueError as error:
+        raise EnvError(f"{option} is not valid JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise EnvError(f"{option} must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def elicit_from_args(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The `--elicit` object, or None; EnvError (exit 2) when it is not a JSON object."""
+    text = getattr(args, "elicit", None)
+    return json_object(text, "--elicit") if text is not None else None
+
+
+class HeadlessAnswers:
+    """Answers servers without asking anyone: the roots given, `--elicit` (or decline) for
+    elicitations, decline for sampling. Each request is told on stderr."""
+
+    def __init__(self, roots: list[str], elicit: dict[str, Any] | None = None) -> None:
+        self.roots = roots
+        self.elicit = elicit
+        self.problems: list[str] = []
+        """Why an `--elicit` answer was not sent (it broke the schema the server asked for)."""
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> HeadlessAnswers:
+        return cls(roots_from_args(args), elicit_from_args(args))
+
+    def handlers(self) -> ClientHandlers:
+        return self.serve(ClientHandlers())
+
+    def serve(self, handlers: ClientHandlers) -> ClientHandlers:
+        """`handlers`, now answering what servers ask as these answers say."""
+        handlers.elicit, handlers.sample = self.answer_elicitation, self._decline_sampling
+        handlers.roots = self._roots
+        return handlers
+
+    def _roots(self) -> list[str]:
+        return self.roots
+
+    async def answer_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
+        asked = f"the server asks: {one_line(request.message, 300)}"
+        if request.url_mode:
+            warn(f"{asked} (visit {one_line(request.url or '', 500)}); declined")
+            return ElicitAnswer("decline")
+        if self.elicit is None:
+            warn(f"{asked}; declined (--elicit JSON answers it)")
+            return ElicitAnswer("decline")
+        from fleet_tui.forms.typed_text import schema_errors
+        from fleet_tui.forms.validation import error_line
+
+        errors = schema_errors(request.schema, self.elicit)
+        if errors:
+            self.problems.append("; ".join(map(error_line, errors)))
+            warn(f"{asked}; cancelled: --elicit does not match what it asks for")
+            return ElicitAnswer("cancel")
+        warn(f"{asked}; accepted with --elicit")
+        return ElicitAnswer("accept", self.elicit)
+
+    async def _decline_sampling(self, _request: SampleRequest) -> None:
+        warn("the server asks for a sampled message; declined (only the app can answer)")
+
+    def check(self) -> None:
+        """EnvError (exit 2) if an `--elicit` answer broke the schema a server asked for."""
+        if self.problems:
+            raise EnvError(
+                "--elicit does not match the schema the server asked for: "
+                + " | ".join(self.problems)
+            )
