@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from fleet_tui.commands.client_options import add_root_argument, roots_from_args
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 
 IMAGE_BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
@@ -11,6 +12,7 @@ IMAGE_BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
+    add_root_argument(parser)
     add_image_backend_argument(parser)
     add_task_arguments(parser)
 
@@ -51,6 +53,7 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.roots = roots_from_args(args)
     target = target_from_args(args)
     from fleet_tui.ui.run import run_app
 

@@ -60,6 +60,7 @@ from fleet_tui.ui.copy_command import CopyCommandAction
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.reset import ResetActions
 from fleet_tui.ui.screens.help import HelpScreen
+from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
 from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.history import HistoryTable
@@ -80,6 +81,7 @@ class FleetTuiApp(
     SidebarActions,
     ResetActions,
     CopyCommandAction,
+    ServerDialogs,
     App[int],
 ):
     """fleet-tui's interactive app on one target."""
@@ -96,11 +98,13 @@ class FleetTuiApp(
         env_factory: Callable[[Target], Env] = make_env,
         keep_note: list[str] | None = None,
         image_folder: Path | None = None,
+        roots: list[str] | None = None,
     ) -> None:
         super().__init__()
         self.controller = SessionController(target, env_factory)
         """The session: target, env, tools, call records, episode, connection state."""
         self.controller.subscribe(self._session_event)
+        self.answer_servers(roots)
         self.shutting_down = False
         self.keep_note = keep_note if keep_note is not None else []
         """Filled on exit with lines telling how to attach again to a kept instance."""

@@ -41,6 +41,7 @@ AREAS: dict[str, str] = {
     "message": "Protocol message",
     "screenshot": "Screenshot pane",
     "image": "Full-screen image",
+    "ask": "A server's question (elicitation, sampling)",
 }
 
 ACTIONS: list[Action] = [
@@ -121,6 +122,17 @@ ACTIONS: list[Action] = [
     ),
     Action("close", "escape", "Close", area="image", palette=False),
     Action("save_image", "s", "Save as PNG", area="image", palette=False),
+    Action(
+        "accept",
+        "ctrl+s",
+        "Accept: send the answer",
+        area="ask",
+        short="Send",
+        palette=False,
+        priority=True,
+    ),
+    Action("decline", "ctrl+d", "Decline", area="ask", palette=False, priority=True),
+    Action("cancel", "escape", "Cancel (no answer chosen)", area="ask", palette=False),
 ]
 
 # Keys that are not bindings but behave like them (shown in help).

@@ -30,6 +30,7 @@ def run_app(target: Target, args: Any = None) -> int:
         keep_note=keep_note,
         env_factory=features.env_factory,
         image_folder=features.images_folder,
+        roots=getattr(args, "roots", None),
     )
     app.extensions.append(features.install)
     try:

@@ -1,0 +1,51 @@
+"""What servers ask the person, answered through dialogs: an elicitation opens a form, a
+sampling request a reply box; the roots offered are the ones given (`--root`) or the current
+directory. The MCP session runs in the app's event loop, so a request waits for its dialog."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TypeVar
+
+from textual.screen import ModalScreen
+
+from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
+from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
+from fleet_tui.ui.screens.sampling_screen import SamplingScreen
+
+T = TypeVar("T")
+
+
+class ServerDialogs(AppPart):
+    """Answers servers' elicitation and sampling requests by asking the person."""
+
+    def answer_servers(self, roots: list[str] | None = None) -> None:
+        """Set the session's handlers to these dialogs and offer `roots` (default: ".")."""
+        offered = list(roots or ["."])
+        handlers = self.controller.client_handlers
+        handlers.elicit = self.ask_elicitation
+        handlers.sample = self.ask_sampling
+        handlers.roots = lambda: offered
+
+    async def ask_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
+        return await self._ask(ElicitationScreen(request), ElicitAnswer("cancel"))
+
+    async def ask_sampling(self, request: SampleRequest) -> str | None:
+        return await self._ask(SamplingScreen(request), None)
+
+    async def _ask(self, screen: ModalScreen[T], unanswered: T) -> T:
+        """Show `screen` and wait for its answer; if the request is given up meanwhile (the
+        call cancelled, the connection closed), close it with `unanswered`."""
+        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+
+        def answered(result: T | None) -> None:
+            if not answer.done():
+                answer.set_result(result if result is not None else unanswered)
+
+        await self.push_screen(screen, callback=answered)
+        try:
+            return await answer
+        finally:
+            if not answer.done() and self.screen is screen:
+                self.pop_screen()
