@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
 from fleet_tui.ui.screens.sampling_screen import SamplingScreen
@@ -40,7 +41,7 @@ async def open_booking(pilot: Pilot) -> ElicitationScreen:
 
 
 async def test_the_elicitation_form_is_filled_and_accepted(asking: ServedMcp) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]))
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
     async with app.run_test(size=SIZE) as pilot:
         await open_booking(pilot)
         await pilot.pause()
@@ -58,7 +59,7 @@ async def test_the_elicitation_form_is_filled_and_accepted(asking: ServedMcp) ->
 
 
 async def test_accept_is_refused_while_the_form_breaks_the_schema(asking: ServedMcp) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]))
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_booking(pilot)
         await pilot.press(*"Ada", "tab", *"40", "ctrl+s")
@@ -69,27 +70,21 @@ async def test_accept_is_refused_while_the_form_breaks_the_schema(asking: Served
         assert json.loads(await result_of_last_call(pilot)) == {"action": "cancel", "data": None}
 
 
-async def test_the_elicitation_is_declined(asking: ServedMcp) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]))
+@pytest.mark.parametrize(("key", "action"), [("ctrl+d", "decline"), ("escape", "cancel")])
+async def test_the_elicitation_is_declined_or_cancelled(
+    asking: ServedMcp, key: str, action: str
+) -> None:
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
     async with app.run_test(size=SIZE) as pilot:
         await open_booking(pilot)
-        await pilot.press("ctrl+d")
-        reply = json.loads(await result_of_last_call(pilot))
-    assert reply == {"action": "decline", "data": None}
-
-
-async def test_escape_cancels_the_elicitation_and_the_call_still_ends(asking: ServedMcp) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]))
-    async with app.run_test(size=SIZE) as pilot:
-        await open_booking(pilot)
-        await pilot.press("escape")
+        await pilot.press(key)
         reply = json.loads(await result_of_last_call(pilot))
         assert not isinstance(app.screen, ElicitationScreen)
-    assert reply == {"action": "cancel", "data": None}
+    assert reply == {"action": action, "data": None}
 
 
 async def test_a_url_elicitation_shows_the_url_and_accept_answers(asking: ServedMcp) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]))
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await start_call(pilot, "visit")
@@ -104,7 +99,7 @@ async def test_a_url_elicitation_shows_the_url_and_accept_answers(asking: Served
 async def test_the_sampling_dialog_shows_the_messages_and_sends_the_typed_reply(
     asking: ServedMcp,
 ) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]))
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await start_call(pilot, "ask_model", {"question": "Is [red]this[/red] red?"})
@@ -118,7 +113,7 @@ async def test_the_sampling_dialog_shows_the_messages_and_sends_the_typed_reply(
 
 
 async def test_declining_sampling_tells_the_server(asking: ServedMcp) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]))
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await start_call(pilot, "ask_model", {"question": "?"})
@@ -129,7 +124,7 @@ async def test_declining_sampling_tells_the_server(asking: ServedMcp) -> None:
 
 
 async def test_roots_given_to_the_app_reach_the_server(asking: ServedMcp, tmp_path: Path) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]), roots=[str(tmp_path)])
+    app = FleetTuiApp(McpTarget(urls=[asking.url]), roots=[str(tmp_path)])
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await start_call(pilot, "roots")
@@ -138,7 +133,7 @@ async def test_roots_given_to_the_app_reach_the_server(asking: ServedMcp, tmp_pa
 
 
 async def test_quitting_while_a_dialog_waits_closes_the_app(asking: ServedMcp) -> None:
-    app = FleetTuiApp(Target(mcp=[asking.url]))
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
     async with app.run_test(size=SIZE) as pilot:
         await open_booking(pilot)
         await pilot.press("ctrl+q")
