@@ -1,5 +1,6 @@
-"""Scripted walks through the app on the local host, shared by the snapshot tests and
-`scripts/screenshots` (which regenerates the README's screenshots).
+"""Scripted walks through the app on the local host (and one on the tests' asking MCP server),
+shared by the snapshot tests and `scripts/screenshots` (which regenerates the README's
+screenshots).
 
 `StableEnv` wraps the real env and pins what changes from run to run (instance id, latency),
 so pictures of the app compare byte for byte.
@@ -13,7 +14,15 @@ from typing import Any
 from fleet_tui.envs.base import Env, ToolResult
 from fleet_tui.envs.factory import make_env
 from fleet_tui.ui.app import FleetTuiApp
-from tests.app_driver import call, hold_cursors_still, local_target, wait_connected, wait_idle
+from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
+from tests.app_driver import (
+    call,
+    hold_cursors_still,
+    local_target,
+    wait_connected,
+    wait_for,
+    wait_idle,
+)
 
 
 class StableEnv:
@@ -121,3 +130,17 @@ FLOWS: dict[str, tuple[str, Walk]] = {
     "computer-use": ("desktop-todo", steady(desktop_screenshot)),
 }
 """Picture name -> (env key, the walk that sets it up)."""
+
+
+async def elicitation_form(pilot) -> None:
+    """The asking server's `book` tool waiting on its elicitation form, partly filled in."""
+    await wait_connected(pilot)
+    await pilot.app.show_tool("book", {})
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ElicitationScreen))
+    await pilot.press(*"Ada Lovelace", "tab", "4")
+
+
+SERVER_FLOWS: dict[str, Walk] = {"elicitation": steady(elicitation_form)}
+"""Picture name -> the walk, on the asking MCP server (tests/fixtures/asking_server.py)."""
