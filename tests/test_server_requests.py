@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from tests.fixtures.mcp_servers import ServedMcp
 
 
@@ -23,13 +23,13 @@ async def call_text(controller: SessionController, tool: str, arguments: dict | 
 
 async def test_without_handlers_the_client_declares_nothing(asking: ServedMcp) -> None:
     declared = json.loads(
-        await call_text(SessionController(Target(mcp=[asking.url])), "capabilities")
+        await call_text(SessionController(McpTarget(urls=[asking.url])), "capabilities")
     )
     assert declared == {"elicitation": False, "sampling": False, "roots": False}
 
 
 async def test_each_handler_set_is_declared(asking: ServedMcp) -> None:
-    controller = SessionController(Target(mcp=[asking.url]))
+    controller = SessionController(McpTarget(urls=[asking.url]))
     controller.client_handlers.roots = lambda: ["."]
     controller.client_handlers.sample = lambda request: None
     declared = json.loads(await call_text(controller, "capabilities"))
@@ -45,7 +45,7 @@ async def test_an_elicitation_reaches_the_handler_and_its_answer_the_server(
         asked.append(request)
         return ElicitAnswer("accept", {"name": "Ada", "guests": 3, "seating": "terrace"})
 
-    controller = SessionController(Target(mcp=[asking.url]))
+    controller = SessionController(McpTarget(urls=[asking.url]))
     controller.client_handlers.elicit = elicit
     reply = json.loads(await call_text(controller, "book"))
     assert reply == {
@@ -65,7 +65,7 @@ async def test_a_url_elicitation_carries_the_url(asking: ServedMcp) -> None:
         asked.append(request)
         return ElicitAnswer("decline")
 
-    controller = SessionController(Target(mcp=[asking.url]))
+    controller = SessionController(McpTarget(urls=[asking.url]))
     controller.client_handlers.elicit = elicit
     assert json.loads(await call_text(controller, "visit")) == {"action": "decline"}
     assert asked[0].url == "https://example.com/login" and asked[0].message == "Sign in to continue"
@@ -78,7 +78,7 @@ async def test_a_sampling_reply_reaches_the_server(asking: ServedMcp) -> None:
         asked.append(request)
         return "Paris."
 
-    controller = SessionController(Target(mcp=[asking.url]))
+    controller = SessionController(McpTarget(urls=[asking.url]))
     controller.client_handlers.sample = sample
     text = await call_text(controller, "ask_model", {"question": "Capital of France?"})
     assert text == "reply from human (fleet-tui): Paris."
@@ -91,14 +91,30 @@ async def test_declined_sampling_is_an_error_for_the_server(asking: ServedMcp) -
     async def sample(request: SampleRequest) -> None:
         return None
 
-    controller = SessionController(Target(mcp=[asking.url]))
+    controller = SessionController(McpTarget(urls=[asking.url]))
     controller.client_handlers.sample = sample
     text = await call_text(controller, "ask_model", {"question": "?"})
     assert text.startswith("no reply:") and "declined" in text
 
 
 async def test_roots_are_reported_as_file_uris(asking: ServedMcp, tmp_path: Path) -> None:
-    controller = SessionController(Target(mcp=[asking.url]))
+    controller = SessionController(McpTarget(urls=[asking.url]))
     controller.client_handlers.roots = lambda: [str(tmp_path), "file:///srv/data"]
     roots = json.loads(await call_text(controller, "roots"))
     assert roots == [tmp_path.resolve().as_uri(), "file:///srv/data"]
+
+
+async def test_an_answer_the_result_cannot_hold_is_an_error_for_the_server(
+    asking: ServedMcp,
+) -> None:
+    async def elicit(request: ElicitRequest) -> ElicitAnswer:
+        return ElicitAnswer("accept", {"name": {"nested": "objects are not allowed"}})
+
+    controller = SessionController(McpTarget(urls=[asking.url]))
+    controller.client_handlers.elicit = elicit
+    await controller.connect()
+    try:
+        result = await controller.env.call_tool("book", {})
+    finally:
+        await controller.close_env()
+    assert result.is_error and "validation errors for ElicitResult" in result.blocks[0].text

@@ -59,9 +59,9 @@ def _elicitation(url: str, elicit: ElicitHandler) -> Callable[..., Awaitable[Any
         )
         try:
             answer = await elicit(request)
-        except Exception as error:
+            return mcp.types.ElicitResult(action=answer.action, content=answer.content)
+        except Exception as error:  # a handler's fault, or content the result cannot hold
             return _failed(error)
-        return mcp.types.ElicitResult(action=answer.action, content=answer.content)
 
     return callback
 
