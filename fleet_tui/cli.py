@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "tasks": "list the tasks of an OpenEnv server",
     "state": "show an OpenEnv server's metadata, schema and session state",
     "check": "check task files: verifiers fail untouched and pass with gold sessions",
+    "proxy": "serve a target's tools to an agent as one MCP endpoint, printing each call",
     "replay": "re-run a recorded session on a fresh env and compare results",
     "local": "run the embedded local Fleet host",
     "demo": "open the app on the bundled computer-use env (embedded host)",

@@ -84,6 +84,15 @@ class CallStatus(StrEnum):
     CANCELLED = "cancelled"
     PASS = "pass"
     FAIL = "fail"
+    HELD = "held"
+    """An agent's call waiting to be released (paused, taken over, or at a breakpoint)."""
+
+
+class Caller(StrEnum):
+    """Who made a call: the person at the app, or an agent through the MCP proxy."""
+
+    YOU = "you"
+    AGENT = "agent"
 
 
 class CallRecord(BaseModel):
@@ -98,6 +107,7 @@ class CallRecord(BaseModel):
     message: str = ""
     """Why a call failed (when there is no result), or what another step said."""
     latency_s: float | None = None
+    caller: Caller = Caller.YOU
 
     @property
     def is_call(self) -> bool:
@@ -140,6 +150,13 @@ class CallFinished:
 
 
 @dataclass(frozen=True)
+class CallUpdated:
+    """A record changed before it finished: an agent's call held, released or edited."""
+
+    record: CallRecord
+
+
+@dataclass(frozen=True)
 class Progress:
     """A line of connection progress (may come from another thread)."""
 
@@ -172,6 +189,7 @@ class Traffic:
 
 SessionEvent = (
     CallAdded
+    | CallUpdated
     | CallFinished
     | Progress
     | EnvClosed
@@ -318,12 +336,39 @@ class SessionController:
 
     # -- calls -------------------------------------------------------------------------------------
 
-    def add_record(self, tool: str, arguments: dict[str, Any]) -> CallRecord:
-        """A new running record, numbered after the others."""
-        record = CallRecord(number=len(self.records) + 1, tool=tool, arguments=arguments)
+    def add_record(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        caller: Caller = Caller.YOU,
+        status: CallStatus = CallStatus.RUNNING,
+    ) -> CallRecord:
+        """A new record (running, or held for an agent's call), numbered after the others."""
+        record = CallRecord(
+            number=len(self.records) + 1,
+            tool=tool,
+            arguments=arguments,
+            caller=caller,
+            status=status,
+        )
         self.records.append(record)
         self._emit(CallAdded(record))
         return record
+
+    def update(
+        self, record: CallRecord, status: CallStatus, arguments: dict[str, Any] | None = None
+    ) -> None:
+        """A record not yet finished changes status (held, running) or arguments."""
+        record.status = status
+        if arguments is not None:
+            record.arguments = arguments
+        self._emit(CallUpdated(record))
+
+    def answer_unmade(self, record: CallRecord, status: CallStatus, message: str) -> None:
+        """Finish a call that was never made (an agent's held call, refused or abandoned)."""
+        record.result = ToolResult(blocks=[TextBlock(text=message)], is_error=True)
+        self._finish(record, status, time.monotonic(), message=message)
 
     def _finish(
         self, record: CallRecord, status: CallStatus, started: float, message: str = ""
@@ -352,7 +397,7 @@ class SessionController:
         self.episode.record(result.reward, result.done)
         shown = result.images() and self.computer_use
         acted = record.tool == COMPUTER_TOOL and record.arguments.get("action") != "screenshot"
-        if acted and not shown:
+        if acted and not shown and record.caller == Caller.YOU:
             self.pending_actions.insert(0, {"action": "screenshot"})
         return result
 

@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 
-from tests.fixtures.local_host import AUTH, TEST_API_KEY, execute_body
+from tests.fixtures.local_host import AUTH, MCP_INITIALIZE, TEST_API_KEY, execute_body
 
 MARK = """
 def mark(env, final_answer=None):
@@ -85,16 +85,7 @@ def test_the_host_answers_to_its_own_loopback_names_only(local_host):
 
 def test_instance_calls_and_mcp_endpoints_need_the_token_too(local_host, tracker_id):
     root = f"{local_host.base_url}/instances/{tracker_id}/"
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "probe", "version": "0"},
-        },
-    }
+    initialize = MCP_INITIALIZE
     accept = "application/json, text/event-stream"
     for path in ("mcp", "api/v1/mcp"):
         refused = send(local_host, "POST", root + path, initialize, Authorization=None)

@@ -3,6 +3,7 @@ environment text cleaned first (`fleet_tui.text`)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
@@ -36,6 +37,13 @@ def print_json(data: Any) -> None:
     (`ensure_ascii=False` would leave them raw)."""
     text = pretty_json(without_secrets(data))
     print(encodable(signed_formats(hide_secret_values(text))), flush=True)
+
+
+def print_json_line(data: Any) -> None:
+    """`data` as one line of JSON on stdout (a stream of events), without secrets; every
+    non-ASCII character escaped."""
+    text = json.dumps(without_secrets(data), separators=(",", ":"), default=str)
+    print(hide_secret_values(text), flush=True)
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:

@@ -73,6 +73,8 @@ class Tool(BaseModel):
     title: str | None = None
     input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
     output_schema: dict[str, Any] | None = None
+    annotations: dict[str, Any] | None = None
+    """The server's hints about the tool (read-only, destructive, ...), as listed."""
     endpoint: str = ""
     """The URL (or other label) of the endpoint that answers calls to this tool."""
     broken: str | None = None

@@ -55,6 +55,7 @@ def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
         title=tool.get("title"),
         input_schema=pick(tool, "input_schema", "inputSchema") or {"type": "object"},
         output_schema=pick(tool, "output_schema", "outputSchema"),
+        annotations=tool.get("annotations"),
         endpoint=endpoint,
         broken=broken_reason(tool),
     )

@@ -24,6 +24,7 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON_TYPE = b"application/json"
 RUNNER_TOKEN_HEADER = b"x-runner-token"
+HOST_TOKEN_HINT = "this host needs its token as the API key (`fleet-tui local serve` prints it)"
 
 
 def new_token() -> str:
@@ -67,8 +68,9 @@ def bearer_token(scope: Scope) -> bytes | None:
     return runner[0].strip() if runner else None
 
 
-def rejection(scope: Scope, token: bytes) -> Rejection | None:
-    """Why this request may not reach the host, or None."""
+def rejection(scope: Scope, token: bytes, token_hint: str = HOST_TOKEN_HINT) -> Rejection | None:
+    """Why this request may not reach the host, or None (`token_hint`: what to say when the
+    request carries no token)."""
     hosts = header_values(scope, b"host")
     allowed = own_hosts(scope)
     if len(hosts) != 1 or hosts[0].lower() not in allowed:
@@ -78,9 +80,7 @@ def rejection(scope: Scope, token: bytes) -> Rejection | None:
         return Rejection(403, "requests from other web pages are refused (Origin header)")
     given = bearer_token(scope)
     if given is None:
-        return Rejection(
-            401, "this host needs its token as the API key (`fleet-tui local serve` prints it)"
-        )
+        return Rejection(401, token_hint)
     if not hmac.compare_digest(given, token):
         return Rejection(401, "the API key is not this host's token")
     content_type = b"".join(header_values(scope, b"content-type")[:1])
@@ -92,15 +92,16 @@ def rejection(scope: Scope, token: bytes) -> Rejection | None:
 class HostGuard:
     """Pure ASGI middleware letting only requests that pass `rejection` reach `app`."""
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    def __init__(self, app: ASGIApp, token: str, token_hint: str = HOST_TOKEN_HINT) -> None:
         self.app = app
         self.token = token.encode()
+        self.token_hint = token_hint
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self.app(scope, receive, send)
             return
-        refused = rejection(scope, self.token)
+        refused = rejection(scope, self.token, self.token_hint)
         if refused is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":

@@ -1,0 +1,123 @@
+"""`fleet-tui proxy TARGET`: serve the target's tools to an agent as one MCP endpoint on
+127.0.0.1, without the app. Prints the URL, the token and a client configuration (stderr, and
+a first JSON line on stdout), then one JSON line per call the agent makes."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from fleet_tui.commands.output import err, print_json_line
+from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.text import one_line
+
+TEXT_LIMIT = 2000
+"""Characters of a result's text in its JSON line."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_target_arguments(parser)
+    parser.add_argument(
+        "--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)"
+    )
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="record the session here (default: a new file in the state dir)",
+    )
+    parser.add_argument("--no-record", action="store_true", help="do not record the session")
+
+
+def run(args: argparse.Namespace) -> int:
+    target = target_from_args(args)
+    return asyncio.run(_serve(target, args))
+
+
+def call_line(record: Any) -> dict[str, Any]:
+    """The JSON line for one finished call."""
+    result = record.result
+    line: dict[str, Any] = {
+        "event": "call",
+        "number": record.number,
+        "caller": str(record.caller),
+        "tool": record.tool,
+        "arguments": record.arguments,
+        "status": str(record.status),
+        "latency_ms": round(record.latency_s * 1000) if record.latency_s is not None else None,
+    }
+    if record.message:
+        line["message"] = one_line(record.message, TEXT_LIMIT)
+    if result is not None:
+        line["text"] = result.text()[:TEXT_LIMIT]
+        line["images"] = len(result.images())
+    return line
+
+
+async def _serve(target: Any, args: argparse.Namespace) -> int:
+    from fleet_tui.controller import CallFinished, Progress, SessionController
+    from fleet_tui.envs.factory import make_env
+    from fleet_tui.proxy.agent_calls import AgentCalls
+    from fleet_tui.proxy.server import ProxyServer
+    from fleet_tui.session.recorder import SessionRecorder, default_session_path
+    from fleet_tui.session.recording_env import RecordingEnv
+    from fleet_tui.stop_signals import stop_on_signals
+
+    recorder = None
+    if not args.no_record:
+        path = Path(args.record) if args.record else default_session_path(target.env_key)
+        recorder = SessionRecorder(path)
+
+    def env_factory(target: Any) -> Any:
+        env = make_env(target)
+        return RecordingEnv(env, recorder, target) if recorder else env
+
+    def show(event: object) -> None:
+        if isinstance(event, Progress):
+            err(event.line)
+        elif isinstance(event, CallFinished):
+            print_json_line(call_line(event.record))
+
+    session = SessionController(target, env_factory)
+    session.subscribe(show)
+    calls = AgentCalls(session)
+    server: ProxyServer | None = None
+    with stop_on_signals(asyncio.current_task().cancel) as stop:
+        try:
+            await session.connect()
+            server = ProxyServer(calls, asyncio.get_running_loop(), port=args.port)
+            server.start()
+            _announce(server, recorder.path if recorder else None, len(session.tools))
+            await asyncio.Event().wait()  # until Ctrl+C, SIGTERM or SIGHUP
+        except asyncio.CancelledError:
+            if stop.exit_code is None:
+                raise
+            err("fleet-tui: terminated")
+            return stop.exit_code
+        finally:
+            calls.gate.close("fleet-tui is closing: the call was not made.")
+            if server is not None:
+                await asyncio.to_thread(server.stop)
+            await session.close()
+            for problem in session.close_problems:
+                err(f"fleet-tui: {problem}")
+            if recorder is not None:
+                recorder.close()
+    return 0
+
+
+def _announce(server: Any, recording: Path | None, tools: int) -> None:
+    import json
+
+    config = server.client_config()
+    err(f"Serving {tools} tools as MCP at {server.url}")
+    err(f"Token: {server.token}  (send it as `Authorization: Bearer <token>`)")
+    err("MCP client config:")
+    err(json.dumps(config, indent=2))
+    if recording is not None:
+        err(f"Recording to {recording}")
+    err("Ctrl+C stops.")
+    print_json_line(
+        {"event": "serving", "url": server.url, "token": server.token, "config": config}
+    )

@@ -1,0 +1,74 @@
+"""An agent's call, made through the session controller like the person's own.
+
+Each call gets a numbered record marked as the agent's (so it shows in the history as it starts
+and ends, and the env's recorder writes it), waits at the gate when the person holds agent
+calls, then goes to the env. An agent that goes away while its call is at the env does not cut
+the call short: the call finishes and is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fleet_tui.controller import Caller, CallRecord, CallStatus, SessionController
+from fleet_tui.envs.base import ToolResult
+from fleet_tui.proxy.gate import Gate, Refusal
+from fleet_tui.text import name_line
+
+Runner = Callable[[CallRecord], Awaitable[ToolResult | None]]
+"""Makes a record's call (the controller's `call`, or the app's, which also shows it)."""
+
+REFUSED_BY_PERSON = "The person watching this env refused the call."
+ABANDONED = "The agent went away before the call was released."
+
+
+@dataclass(frozen=True)
+class AgentAnswer:
+    """What the agent gets: the env's result, or why there is none."""
+
+    record: CallRecord
+    result: ToolResult | None
+    error: str | None = None
+
+
+@dataclass
+class AgentCalls:
+    """Runs the agent's calls on `session`'s env, past `gate`."""
+
+    session: SessionController
+    gate: Gate = field(default_factory=Gate)
+    runner: Runner | None = None
+    """How a released call is made (default: `session.call`)."""
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> AgentAnswer:
+        session = self.session
+        if not session.connected:
+            return AgentAnswer(_unrecorded(name, arguments), None, "The env is not connected.")
+        if session.tool_named(name) is None:
+            return AgentAnswer(
+                _unrecorded(name, arguments), None, f"No tool named {name_line(name, 80)}."
+            )
+        reason = self.gate.hold_reason(name, arguments)
+        status = CallStatus.HELD if reason else CallStatus.RUNNING
+        record = session.add_record(name, arguments, caller=Caller.AGENT, status=status)
+        if reason is not None:
+            try:
+                answer = await self.gate.hold(record, reason)
+            except asyncio.CancelledError:
+                session.answer_unmade(record, CallStatus.CANCELLED, ABANDONED)
+                raise
+            if isinstance(answer, Refusal):
+                session.answer_unmade(record, CallStatus.ERROR, answer.message)
+                return AgentAnswer(record, None, answer.message)
+            session.update(record, CallStatus.RUNNING, answer.arguments)
+        run = self.runner or session.call
+        # shielded: an agent that leaves mid-call leaves a call that finishes and is recorded
+        result = await asyncio.shield(run(record))
+        return AgentAnswer(record, result, None if result is not None else record.message)
+
+
+def _unrecorded(name: str, arguments: dict[str, Any]) -> CallRecord:
+    return CallRecord(number=0, tool=name, arguments=arguments, caller=Caller.AGENT)

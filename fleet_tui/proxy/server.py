@@ -1,0 +1,139 @@
+"""The proxy's MCP endpoint: the session's tools over streamable HTTP on 127.0.0.1.
+
+The server runs on a thread of its own (its own event loop, as the local host does); each call
+is handed to the loop that owns the session (the app's, or the headless command's) and awaited
+there, so the session is only ever touched from its own loop. Requests pass the local host's
+guard first: a loopback `Host`, no foreign `Origin`, and the proxy's bearer token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from typing import Any
+
+import uvicorn
+
+from fleet_tui.envs.base import EnvError
+from fleet_tui.local.guard import HostGuard, new_token
+from fleet_tui.proxy.agent_calls import AgentCalls
+from fleet_tui.text import describe_error
+
+HOST = "127.0.0.1"
+PATH = "/mcp"
+SERVER_NAME = "fleet-tui"
+TOKEN_HINT = "the proxy needs its token as `Authorization: Bearer <token>` (fleet-tui prints it)"
+START_TIMEOUT_S = 10.0
+
+
+def _bind(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((HOST, port))
+    except OSError as error:
+        sock.close()
+        raise EnvError(f"cannot serve MCP on {HOST}:{port}: {error.strerror or error}") from None
+    sock.listen(128)
+    return sock
+
+
+class ProxyServer:
+    """Serves `calls`' session as one MCP endpoint; `start` it, then `stop` it."""
+
+    def __init__(
+        self,
+        calls: AgentCalls,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        port: int = 0,
+        token: str | None = None,
+    ) -> None:
+        self.calls = calls
+        self.loop = loop
+        """The loop that owns the session: calls run there."""
+        self.token = token or new_token()
+        self._sock = _bind(port)
+        self.port: int = self._sock.getsockname()[1]
+        config = uvicorn.Config(
+            HostGuard(self._app(), self.token, token_hint=TOKEN_HINT),
+            log_config=None,
+            log_level="warning",
+            lifespan="on",
+            access_log=False,
+            timeout_graceful_shutdown=2,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._run, name="fleet-tui-proxy", daemon=True)
+        self._errors: list[BaseException] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}{PATH}"
+
+    def client_config(self, name: str = SERVER_NAME) -> dict[str, Any]:
+        """A ready MCP client configuration (the `mcpServers` form most clients read)."""
+        headers = {"Authorization": f"Bearer {self.token}"}
+        return {"mcpServers": {name: {"type": "http", "url": self.url, "headers": headers}}}
+
+    # -- running -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start serving; returns once the server accepts connections."""
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not self._server.started:
+            if self._errors or not self._thread.is_alive() or time.monotonic() > deadline:
+                reason = describe_error(self._errors[0]) if self._errors else "it did not start"
+                raise EnvError(f"the MCP proxy did not start: {reason}")
+            time.sleep(0.01)
+
+    def _run(self) -> None:
+        try:
+            self._server.run(sockets=[self._sock])
+        except BaseException as error:  # reported by `start`
+            self._errors.append(error)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop serving (open agent connections are closed); returns when the thread ended."""
+        self._server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        self._sock.close()
+
+    # -- the MCP server ----------------------------------------------------------------------
+
+    def _app(self) -> Any:
+        from mcp.server.lowlevel import Server
+
+        server = Server(
+            SERVER_NAME,
+            instructions="fleet-tui: the tools of the env a person is watching.",
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
+        return server.streamable_http_app(streamable_http_path=PATH, host=HOST)
+
+    async def _list_tools(self, _context: Any, _params: Any) -> Any:
+        from mcp import types
+
+        from fleet_tui.proxy.wire import mcp_tool
+
+        tools = [mcp_tool(tool) for tool in self.calls.session.tools if tool.broken is None]
+        return types.ListToolsResult(tools=tools)
+
+    async def _call_tool(self, _context: Any, params: Any) -> Any:
+        from fleet_tui.proxy.wire import mcp_error, mcp_result
+
+        work = self.calls.call(params.name, dict(params.arguments or {}))
+        try:
+            future = asyncio.run_coroutine_threadsafe(work, self.loop)
+        except RuntimeError:  # the session's loop has ended: fleet-tui is closing
+            work.close()
+            return mcp_error("fleet-tui is closing: the call was not made.")
+        answer = await asyncio.wrap_future(future)
+        if answer.result is None:
+            return mcp_error(answer.error or "The call failed.")
+        return mcp_result(answer.result)

@@ -1,0 +1,94 @@
+"""fleet-tui's tools and results as the MCP wire shapes the proxy serves.
+
+Each is built as a camelCase wire dict and checked by the `mcp` types, so the agent sees the
+tool (name, title, description, schemas, annotations) and the result (content blocks in order,
+structured content, the error flag) the env gave.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from mcp import types
+
+from fleet_tui.envs.base import (
+    AudioBlock,
+    ImageBlock,
+    ResourceBlock,
+    ResourceLinkBlock,
+    TextBlock,
+    Tool,
+    ToolResult,
+)
+
+
+def mcp_tool(tool: Tool) -> types.Tool:
+    """The tool as listed to the agent (without annotations the SDK would not accept)."""
+    wire: dict[str, Any] = {
+        "name": tool.name,
+        "description": tool.description,
+        "inputSchema": tool.input_schema,
+    }
+    optional = {
+        "title": tool.title,
+        "outputSchema": tool.output_schema,
+        "annotations": tool.annotations,
+    }
+    wire.update({key: value for key, value in optional.items() if value is not None})
+    try:
+        return types.Tool.model_validate(wire)
+    except ValueError:
+        wire.pop("annotations", None)
+        return types.Tool.model_validate(wire)
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def wire_block(block: Any) -> dict[str, Any]:
+    """One content block as MCP sends it; a block of a kind we do not know, as it came."""
+    match block:
+        case TextBlock(text=text):
+            return {"type": "text", "text": text}
+        case ImageBlock() | AudioBlock():
+            return {"type": block.type, "data": _b64(block.data), "mimeType": block.mime_type}
+        case ResourceBlock():
+            contents: dict[str, Any] = {"uri": block.uri}
+            if block.mime_type:
+                contents["mimeType"] = block.mime_type
+            if block.blob is not None:
+                contents["blob"] = _b64(block.blob)
+            else:
+                contents["text"] = block.text or ""
+            return {"type": "resource", "resource": contents}
+        case ResourceLinkBlock():
+            link = {"type": "resource_link", "uri": block.uri, "name": block.name}
+            extra = {"description": block.description, "mimeType": block.mime_type}
+            return link | {key: value for key, value in extra.items() if value is not None}
+    raw = getattr(block, "raw", block)
+    return raw if isinstance(raw, dict) else {"type": "text", "text": json.dumps(raw, default=str)}
+
+
+def _content(block: Any) -> Any:
+    wire = wire_block(block)
+    try:
+        return types.CallToolResult.model_validate({"content": [wire]}).content[0]
+    except ValueError:
+        return types.TextContent(text=json.dumps(wire, ensure_ascii=False, default=str))
+
+
+def mcp_result(result: ToolResult) -> types.CallToolResult:
+    """The env's result, block for block, for the agent."""
+    return types.CallToolResult(
+        content=[_content(block) for block in result.blocks],
+        structured_content=result.structured,
+        is_error=result.is_error,
+    )
+
+
+def mcp_error(message: str) -> types.CallToolResult:
+    """A call that got no result from the env (it failed, or the person refused it)."""
+    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
