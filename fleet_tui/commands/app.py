@@ -15,6 +15,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_root_argument(parser)
     add_image_backend_argument(parser)
     add_task_arguments(parser)
+    add_agent_arguments(parser)
+
+
+def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
+    agent = parser.add_argument_group("watching an agent")
+    agent.add_argument(
+        "--serve-mcp",
+        nargs="?",
+        const=0,
+        type=int,
+        metavar="PORT",
+        help="also serve the env's tools to an agent as MCP on 127.0.0.1 (default port: free)",
+    )
+    agent.add_argument(
+        "--break",
+        dest="breakpoints",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="with --serve-mcp: hold the agent before a call to TOOL, or TOOL KEY=VALUE "
+        "(repeatable)",
+    )
 
 
 def add_image_backend_argument(parser: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from fleet_tui.commands.app import add_image_backend_argument
+from fleet_tui.commands.app import add_agent_arguments, add_image_backend_argument
 
 DEMO_ENV = "desktop-todo"
 
@@ -14,6 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--keep", action="store_true", help="leave the instance running on exit (prints its id)"
     )
     add_image_backend_argument(parser)
+    add_agent_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ guard first: a loopback `Host`, no foreign `Origin`, and the proxy's bearer toke
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import socket
 import threading
 import time
@@ -50,10 +51,13 @@ class ProxyServer:
         *,
         port: int = 0,
         token: str | None = None,
+        context: contextvars.Context | None = None,
     ) -> None:
         self.calls = calls
         self.loop = loop
         """The loop that owns the session: calls run there."""
+        self.context = context
+        """The context calls run in (the app's, where Textual finds its app), or a fresh one."""
         self.token = token or new_token()
         self._sock = _bind(port)
         self.port: int = self._sock.getsockname()[1]
@@ -116,6 +120,11 @@ class ProxyServer:
         )
         return server.streamable_http_app(streamable_http_path=PATH, host=HOST)
 
+    async def _in_context(self, name: str, arguments: dict[str, Any]) -> Any:
+        """The call, as a task in `context` on the session's loop."""
+        context = self.context.copy() if self.context is not None else None
+        return await self.loop.create_task(self.calls.call(name, arguments), context=context)
+
     async def _list_tools(self, _context: Any, _params: Any) -> Any:
         from mcp import types
 
@@ -127,7 +136,7 @@ class ProxyServer:
     async def _call_tool(self, _context: Any, params: Any) -> Any:
         from fleet_tui.proxy.wire import mcp_error, mcp_result
 
-        work = self.calls.call(params.name, dict(params.arguments or {}))
+        work = self._in_context(params.name, dict(params.arguments or {}))
         try:
             future = asyncio.run_coroutine_threadsafe(work, self.loop)
         except RuntimeError:  # the session's loop has ended: fleet-tui is closing

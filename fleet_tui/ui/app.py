@@ -21,10 +21,11 @@ time with `add_sidebar_pane`; add keys and palette entries in `keymap.py` (palet
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -35,10 +36,12 @@ from textual.widgets import Footer, TabbedContent, TabPane
 
 from fleet_tui.controller import (
     CallAdded,
+    Caller,
     CallFinished,
     CallProgress,
     CallRecord,
     CallStatus,
+    CallUpdated,
     ConnectionState,
     EnvClosed,
     Progress,
@@ -117,6 +120,11 @@ class FleetTuiApp(
         """Called with the app once it is mounted (awaited if async): adds panes and actions."""
         self.extension_actions: dict[str, Callable[[], Any]] = {}
         """Actions an extension offers; keys run them through `action_extension(name)`."""
+        self.status_notes: list[Callable[[], Text]] = []
+        """What extensions add to the status line, before the endpoints (the MCP proxy's
+        address)."""
+        self.closers: list[Callable[[], Awaitable[None]]] = []
+        """Run on quit, before the env is closed (the MCP proxy stops there)."""
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -159,7 +167,8 @@ class FleetTuiApp(
         handler = self.extension_actions.get(name)
         if handler is None:
             self.notify(
-                "Not available here (task actions need --tasks FILE or --verifier FILE).",
+                "Not available here (task actions need --tasks FILE or --verifier FILE; "
+                "agent actions need --serve-mcp).",
                 severity="warning",
             )
             return
@@ -197,6 +206,7 @@ class FleetTuiApp(
                 state=session.state,
                 connected_at=session.connected_at,
                 heartbeat=inner.heartbeat_state if isinstance(inner, Heartbeating) else None,
+                notes=[note() for note in self.status_notes],
             )
         )
         if session.state == ConnectionState.CONNECTED:
@@ -220,17 +230,20 @@ class FleetTuiApp(
                 self.post_message(ProgressLine(line))  # may come from another thread
             case CallAdded(record):
                 self.history.add_entry(record)
-                if record.status == CallStatus.RUNNING:
+                if record.status == CallStatus.RUNNING and record.caller == Caller.YOU:
                     name = name_line(record.tool, 40)
                     self.tool_panel.set_state(f"calling {name}… (esc cancels)")
             case CallProgress(record, progress, total, message):
                 if record.is_running:
                     self.tool_panel.show_progress(progress, total, message)
+            case CallUpdated(record):
+                self.history.update_entry(record)
             case CallFinished(record):
                 self.tool_panel.hide_progress()
                 self.history.update_entry(record)
-                message = f": {one_line(record.message, 80)}" if record.message else ""
-                self.tool_panel.set_state(f"{record.status}{message}")
+                if record.caller == Caller.YOU:
+                    message = f": {one_line(record.message, 80)}" if record.message else ""
+                    self.tool_panel.set_state(f"{record.status}{message}")
                 self.call_finished.publish(record)
                 self.refresh_status()
             case Traffic():  # (`query`: after the app ended, the panes are gone)
@@ -293,8 +306,16 @@ class FleetTuiApp(
         self.workers.cancel_group(self, "connection")
         self.run_worker(self._close_then_exit(), group="shutdown")
 
+    async def run_closers(self) -> None:
+        """Run each closer once (on quit, or after the app ended another way)."""
+        closers, self.closers = self.closers, []
+        for closer in closers:
+            with contextlib.suppress(Exception):
+                await closer()
+
     async def _close_then_exit(self) -> None:
         """(Not `_shutdown`: that name is Textual's own exit sequence.)"""
+        await self.run_closers()
         with contextlib.suppress(Exception):
             await self.controller.close_env()
         self.exit(0)

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from fleet_tui.controller import CallRecord, CallStatus, describe
+from fleet_tui.envs.base import ToolResult
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
@@ -64,7 +65,10 @@ class CallActions(AppPart):
 
     async def run_call(self, record: CallRecord) -> None:
         """Make the call of `record` and show its result (and screenshot)."""
-        result = await self.controller.call(record)
+        await self.show_call(record, await self.controller.call(record))
+
+    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
+        """Show a finished call's result (or why it has none), and its screenshot."""
         if result is None:
             await self.show_plan(plan_message(record.message, is_error=True, title=_title(record)))
             self.refresh_status()

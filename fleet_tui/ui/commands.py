@@ -23,7 +23,7 @@ from fleet_tui.envs.base import Tool
 from fleet_tui.text import one_line, visible
 from fleet_tui.ui.keymap import AREAS, key_label, palette_actions
 
-AREA_WIDGETS = "ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane"
+AREA_WIDGETS = "ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane, HeldCalls"
 
 
 @dataclass(frozen=True)

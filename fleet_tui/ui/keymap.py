@@ -42,6 +42,7 @@ AREAS: dict[str, str] = {
     "screenshot": "Screenshot pane",
     "image": "Full-screen image",
     "ask": "A server's question (elicitation, sampling)",
+    "agent": "Agent pane (with --serve-mcp)",
 }
 
 ACTIONS: list[Action] = [
@@ -74,6 +75,20 @@ ACTIONS: list[Action] = [
     Action("extension('show_state')", "f7", "Show the state diff", short="State", show=False),
     Action("extension('verify_task')", "f8", "Run the task's verifier", short="Verify", show=False),
     Action("extension('open_session')", "ctrl+k", "Open a recorded session", show=False),
+    Action("extension('show_agent')", "ctrl+n", "Show the Agent pane", short="Agent", show=False),
+    Action("extension('agent_pause')", "f9", "Pause or resume the agent's calls", show=False),
+    Action(
+        "extension('agent_step')", "f10", "Step: release the agent's next held call", show=False
+    ),
+    Action(
+        "extension('agent_take_over')", "f11", "Take over from the agent, or give back", show=False
+    ),
+    Action(
+        "extension('agent_release_edited')",
+        "f12",
+        "Release the held call being edited, with the form's arguments",
+        show=False,
+    ),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
     Action("screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
     Action("toggle_live", "ctrl+l", "Live mode: clicks on the screenshot act at once", show=False),
@@ -120,6 +135,18 @@ ACTIONS: list[Action] = [
         area="screenshot",
         short="Save",
     ),
+    Action(
+        "release_held", "enter", "Release the held call as asked", area="agent", short="Release"
+    ),
+    Action(
+        "edit_held",
+        "e",
+        "Edit the held call in the form (f12 releases it)",
+        area="agent",
+        short="Edit",
+    ),
+    Action("refuse_held", "x", "Answer the held call with an error", area="agent", short="Refuse"),
+    Action("copy_mcp_config", "c", "Copy the MCP client config", area="agent", short="Config"),
     Action("close", "escape", "Close", area="image", palette=False),
     Action("save_image", "s", "Save as PNG", area="image", palette=False),
     Action(

@@ -12,6 +12,7 @@ from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import clean
 from fleet_tui.ui import images
+from fleet_tui.ui.agent_watch import AgentWatch
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 
@@ -33,6 +34,9 @@ def run_app(target: Target, args: Any = None) -> int:
         roots=getattr(args, "roots", None),
     )
     app.extensions.append(features.install)
+    watch = AgentWatch.from_args(args)
+    if watch is not None:
+        app.extensions.append(watch.install)
     try:
         code = asyncio.run(run_until_closed(app))
     finally:
@@ -50,6 +54,7 @@ async def run_until_closed(app: FleetTuiApp) -> int:
         try:
             await app.run_async()
         finally:
+            await app.run_closers()
             session = app.controller
             if session.env is not None or session.env_closes:
                 print("fleet-tui: closing what fleet-tui created…", file=sys.stderr, flush=True)

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from fleet_tui.controller import CallRecord, CallStatus
+from fleet_tui.controller import Caller, CallRecord, CallStatus
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.keymap import bindings_for
 
@@ -26,7 +26,9 @@ STATUS_STYLES = {
     CallStatus.FAILED: "bold red",
     CallStatus.RUNNING: "yellow",
     CallStatus.CANCELLED: "dim",
+    CallStatus.HELD: "bold magenta",
 }
+CALLER_STYLES = {Caller.AGENT: "bold magenta", Caller.YOU: "cyan"}
 
 
 class HistoryTable(DataTable):
@@ -44,12 +46,17 @@ class HistoryTable(DataTable):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.entries: dict[str, CallRecord] = {}
+        self.agent_seen = False
+        """An agent's call came: from then on every call says whose it is."""
 
     def on_mount(self) -> None:
         self.add_column("#", key="number")
         self.add_column("call", key="call")
 
     def add_entry(self, entry: CallRecord) -> None:
+        if entry.caller == Caller.AGENT and not self.agent_seen:
+            self.agent_seen = True
+            self.on_resize()  # mark the person's earlier calls as theirs
         key = str(entry.number)
         self.entries[key] = entry
         self.add_row(*self._cells(entry), key=key, height=2)
@@ -67,7 +74,10 @@ class HistoryTable(DataTable):
     def _cells(self, entry: CallRecord) -> list[Text]:
         """`#`, then the tool, status and latency over the arguments (or the message)."""
         width = max(12, self.size.width - len(str(len(self.entries) or 1)) - 6)
-        tail = Text(f"  {entry.status}", style=STATUS_STYLES.get(entry.status, ""))
+        tail = Text()
+        if self.agent_seen and entry.is_call:
+            tail.append(f"  {entry.caller}", style=CALLER_STYLES[entry.caller])
+        tail.append(f"  {entry.status}", style=STATUS_STYLES.get(entry.status, ""))
         if entry.latency_s is not None:
             tail.append(f" {entry.latency_s * 1000:.0f} ms", style="dim")
         call = Text(name_line(entry.tool, max(4, width - len(tail))))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.widgets import Static
@@ -40,8 +41,10 @@ def status_text(
     state: str,
     connected_at: float | None,
     heartbeat: str | None = None,
+    notes: Sequence[Text] = (),
 ) -> Text:
-    """The status line (pure, so tests and snapshots can check it)."""
+    """The status line (pure, so tests and snapshots can check it); `notes` (the MCP proxy's
+    address) come before the endpoints."""
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f" {info.kind if info else 'target'} ", style="reverse bold")
     line.append(" ")
@@ -62,6 +65,8 @@ def status_text(
     if heartbeat:
         failed = heartbeat.startswith("failed")
         line.append(f"  ♥ {clean(heartbeat)}", style="bold red" if failed else "dim")
+    for note in notes:
+        line.append_text(note)
     labels = endpoint_labels([e.url for e in endpoints])
     for endpoint in endpoints:
         mark, style = ENDPOINT_STYLES.get(endpoint.state, ("?", ""))

@@ -1,0 +1,240 @@
+"""Watching an agent: the app serves its session's tools as an MCP endpoint (`--serve-mcp`).
+
+`AgentWatch(port, breakpoints).install(app)` starts the proxy on the app's event loop's side
+(its server runs on a thread; calls run on the app's loop), adds the Agent pane, puts the
+proxy's address in the status line and registers the agent actions the keys run (pause, step,
+take over, release an edited call). Each agent call is made through the session controller
+and shown as it starts and ends; its result goes to the result pane, its screenshot to the
+screenshot pane. On quit, held calls are refused and the proxy stops before the env closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rich.text import Text
+from textual.widget import Widget
+from textual.widgets import TabbedContent
+
+from fleet_tui.controller import CallRecord, SessionController
+from fleet_tui.envs.base import EnvError, ToolResult
+from fleet_tui.proxy.agent_calls import REFUSED_BY_PERSON, AgentCalls
+from fleet_tui.proxy.gate import Breakpoint, Gate, Refusal, Release
+from fleet_tui.proxy.server import ProxyServer
+from fleet_tui.text import name_line, one_line
+from fleet_tui.ui.widgets.agent_pane import AgentPane, HeldCalls
+from fleet_tui.ui.widgets.tool_panel import ToolPanel
+
+CLOSING = "fleet-tui is closing: the call was not made."
+
+
+class AgentHost(Protocol):
+    """What the agent features need of the app."""
+
+    controller: SessionController
+    extension_actions: dict[str, Callable[[], Any]]
+    status_notes: list[Callable[[], Text]]
+    closers: list[Callable[[], Awaitable[None]]]
+    shutting_down: bool
+
+    @property
+    def tool_panel(self) -> ToolPanel: ...
+
+    async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None: ...
+
+    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None: ...
+
+    async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None: ...
+
+    def refresh_status(self) -> None: ...
+
+    def notify(self, message: str, **options: Any) -> None: ...
+
+    def copy_to_clipboard(self, text: str) -> None: ...
+
+    def query_one(self, selector: Any) -> Any: ...
+
+    def call_after_refresh(self, callback: Callable[[], Any]) -> bool: ...
+
+
+def masked(token: str) -> str:
+    """Enough of the token to tell two runs apart, not enough to use it."""
+    return f"{token[:4]}…"
+
+
+@dataclass
+class AgentWatch:
+    port: int = 0
+    breakpoints: list[Breakpoint] = field(default_factory=list)
+    server: ProxyServer | None = None
+    calls: AgentCalls | None = None
+    editing: int | None = None
+    """The held call whose arguments are in the form (f12 releases it with them)."""
+
+    @classmethod
+    def from_args(cls, args: Any) -> AgentWatch | None:
+        """`--serve-mcp [PORT]` and `--break SPEC` (None without --serve-mcp)."""
+        port = getattr(args, "serve_mcp", None)
+        if port is None:
+            return None
+        try:
+            points = [Breakpoint.parse(text) for text in getattr(args, "breakpoints", [])]
+        except ValueError as error:
+            raise EnvError(f"--break: {error}") from None
+        return cls(port=port, breakpoints=points)
+
+    async def install(self, app: AgentHost) -> None:
+        pane: AgentPane | None = None
+
+        def changed() -> None:
+            if pane is not None and pane.is_mounted:
+                pane.show_gate()
+            app.refresh_status()
+
+        gate = Gate(on_change=changed, breakpoints=self.breakpoints)
+
+        async def run(record: CallRecord) -> ToolResult | None:
+            result = await app.controller.call(record)
+            if not app.shutting_down:
+                with contextlib.suppress(Exception):  # showing it must not cost the answer
+                    await app.show_call(record, result)
+            return result
+
+        self.calls = AgentCalls(app.controller, gate, runner=run)
+        try:
+            loop = asyncio.get_running_loop()
+            context = contextvars.copy_context()
+            server = ProxyServer(self.calls, loop, port=self.port, context=context)
+            await asyncio.to_thread(server.start)
+        except EnvError as error:
+            app.notify(error.message, severity="error", markup=False, timeout=15)
+            return
+        self.server = server
+        pane = AgentPane(
+            gate,
+            f"MCP {self.address()}\ntoken {masked(server.token)} (c copies the config)",
+            on_held=lambda event: self.held_chosen(app, event),
+            id="agent-pane",
+        )
+        await app.add_sidebar_pane("Agent", pane, "pane-agent")
+        app.status_notes.append(lambda: self.status_note())
+        app.closers.append(self.stop)
+        actions = app.extension_actions
+        actions["show_agent"] = lambda: _show_agent(app)
+        actions["agent_pause"] = self.pause_or_resume
+        actions["agent_step"] = lambda: self.step(app)
+        actions["agent_take_over"] = lambda: self.take_over(app)
+        actions["agent_release_edited"] = lambda: self.release_edited(app)
+
+    # -- what the status line and the keys do -------------------------------------------------
+
+    def status_note(self) -> Text:
+        if self.server is None or self.calls is None:
+            return Text()
+        gate = self.calls.gate
+        note = Text("  ⇄ agent ", style="bold magenta")
+        note.append(f"{self.address()} {masked(self.server.token)}")
+        if gate.taken_over:
+            note.append(" · taken over", style="bold magenta")
+        elif gate.paused:
+            note.append(" · paused", style="bold yellow")
+        if gate.held:
+            note.append(f" · {len(gate.held)} held", style="bold magenta")
+        return note
+
+    def address(self) -> str:
+        """The proxy's URL without its scheme (short enough for the status line)."""
+        return self.server.url.removeprefix("http://") if self.server else ""
+
+    def pause_or_resume(self) -> None:
+        assert self.calls is not None
+        gate = self.calls.gate
+        if gate.paused:
+            gate.resume()
+        else:
+            gate.pause()
+
+    def step(self, app: AgentHost) -> None:
+        assert self.calls is not None
+        released = self.calls.gate.step()
+        if released is None:
+            app.notify("No agent call is waiting.", severity="warning")
+
+    def take_over(self, app: AgentHost) -> None:
+        assert self.calls is not None
+        gate = self.calls.gate
+        if gate.taken_over:
+            gate.give_back()
+            app.notify("Given back: the agent's calls go on.")
+        else:
+            gate.take_over()
+            app.notify("You have taken over: the agent's calls wait until f11 gives back.")
+
+    def held_chosen(self, app: AgentHost, event: HeldCalls.Chosen) -> None:
+        assert self.calls is not None and self.server is not None
+        gate = self.calls.gate
+        if event.action == "copy_config":
+            config = json.dumps(self.server.client_config(), indent=2)
+            app.copy_to_clipboard(config)
+            shown = config.replace(self.server.token, masked(self.server.token))
+            app.notify(shown, title="MCP client config copied", markup=False, timeout=8)
+            return
+        held = gate.held_call(event.number or 0)
+        if held is None:
+            return
+        if event.action == "release":
+            gate.answer(held, Release())
+        elif event.action == "refuse":
+            gate.answer(held, Refusal(REFUSED_BY_PERSON))
+        elif event.action == "edit":
+            self.editing = held.record.number
+            app.call_later(self._edit, app, held.record)
+
+    async def _edit(self, app: AgentHost, record: CallRecord) -> None:
+        await app.show_tool(record.tool, record.arguments)
+        name = name_line(record.tool, 40)
+        panel = app.tool_panel
+        panel.set_state(f"editing the agent's held call #{record.number} {name}: f12 releases it")
+        app.call_after_refresh(panel.focus_form)
+
+    def release_edited(self, app: AgentHost) -> None:
+        assert self.calls is not None
+        gate = self.calls.gate
+        held = gate.held_call(self.editing) if self.editing is not None else None
+        if held is None:
+            app.notify("No held call is being edited (e on a held call in the Agent pane).")
+            return
+        panel = app.tool_panel
+        if panel.tool is None or panel.tool.name != held.record.tool:
+            app.notify(f"The form is not the held call's tool ({held.record.tool}).", markup=False)
+            return
+        try:
+            arguments = panel.arguments()
+        except ValueError as error:
+            app.notify(one_line(str(error), 300), severity="error", markup=False)
+            return
+        self.editing = None
+        gate.answer(held, Release(arguments))
+        panel.set_state(f"released the agent's call #{held.record.number} with your arguments")
+
+    async def stop(self) -> None:
+        """Refuse the held calls and stop serving (before the env is closed)."""
+        if self.calls is not None:
+            self.calls.gate.close(CLOSING)
+        if self.server is not None:
+            server, self.server = self.server, None
+            await asyncio.to_thread(server.stop)
+
+
+def _show_agent(app: AgentHost) -> None:
+    sidebar = app.query_one("#sidebar")
+    assert isinstance(sidebar, TabbedContent)
+    sidebar.display = True
+    sidebar.active = "pane-agent"
+    app.query_one(HeldCalls).focus()

@@ -1,0 +1,145 @@
+"""The Agent pane: where the MCP proxy is, whether agent calls flow, and the calls held.
+
+It shows a `Gate` and changes it only through the callables it is given; it never imports
+the app. Held calls are listed in the order they came; keys on the list release one as asked,
+load one into the form to edit it, or answer it with an error. The input adds a breakpoint
+(typing one that exists removes it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from fleet_tui.proxy.gate import Breakpoint, Gate, HeldCall
+from fleet_tui.text import name_line, one_line
+from fleet_tui.ui.keymap import bindings_for
+
+HELD_HELP = "held calls: enter release · e edit · x refuse · c copy client config"
+
+
+def gate_state(gate: Gate) -> Text:
+    """One line: is the agent running, paused or waiting behind the person."""
+    if gate.taken_over:
+        return Text("YOU HAVE TAKEN OVER: agent calls wait", style="bold magenta")
+    if gate.paused:
+        return Text("PAUSED: agent calls wait (f10 steps, f9 resumes)", style="bold yellow")
+    return Text("agent calls flow (f9 pauses, f11 takes over)", style="green")
+
+
+def held_line(held: HeldCall, width: int = 60) -> Text:
+    record = held.record
+    line = Text(f"#{record.number} ", style="dim")
+    line.append(name_line(record.tool, 30), style="bold")
+    line.append(f"  {one_line(held.reason, 40)}", style="magenta")
+    if record.arguments:
+        arguments = json.dumps(record.arguments, ensure_ascii=False, default=str)
+        line.append("\n" + one_line(arguments, width), style="dim")
+    return line
+
+
+class HeldCalls(OptionList):
+    """The held calls; posts `HeldCalls.Chosen` with what to do with one."""
+
+    HELP_AREA = "agent"
+    BINDINGS = bindings_for("agent")
+
+    class Chosen(Message):
+        """`action` on held call `number` (None for `copy_config`, about no call)."""
+
+        def __init__(self, action: str, number: int | None) -> None:
+            super().__init__()
+            self.action = action
+            self.number = number
+
+    def _choose(self, action: str) -> None:
+        option = self.highlighted_option
+        if option is not None and option.id is not None:
+            self.post_message(self.Chosen(action, int(option.id)))
+
+    def action_copy_mcp_config(self) -> None:
+        self.post_message(self.Chosen("copy_config", None))
+
+    def action_release_held(self) -> None:
+        self._choose("release")
+
+    def action_edit_held(self) -> None:
+        self._choose("edit")
+
+    def action_refuse_held(self) -> None:
+        self._choose("refuse")
+
+
+class AgentPane(Vertical):
+    """The proxy's address, the gate's state, its breakpoints and held calls."""
+
+    HELP_AREA = "agent"
+
+    def __init__(
+        self,
+        gate: Gate,
+        address: str,
+        *,
+        on_held: Callable[[HeldCalls.Chosen], None],
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.gate = gate
+        self.address = address
+        self.on_held = on_held
+        """Does what a key on the held calls asks (release, edit, refuse, copy the config)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.address), id="agent-address")
+        yield Static(id="agent-state")
+        yield Input(
+            placeholder="break before: TOOL or TOOL KEY=VALUE",
+            id="agent-break",
+        )
+        yield Static(id="agent-breakpoints")
+        yield Static(Text(HELD_HELP, style="dim"), id="agent-held-help")
+        yield HeldCalls(id="agent-held")
+
+    def on_mount(self) -> None:
+        self.show_gate()
+
+    def show_gate(self) -> None:
+        """Show the gate as it is now (called whenever it changes)."""
+        gate = self.gate
+        self.query_one("#agent-state", Static).update(gate_state(gate))
+        points = ", ".join(str(b) for b in gate.breakpoints) or "none"
+        self.query_one("#agent-breakpoints", Static).update(
+            Text(f"breakpoints: {one_line(points, 200)}", style="dim")
+        )
+        held = self.query_one(HeldCalls)
+        highlighted = held.highlighted
+        held.clear_options()
+        held.add_options([Option(held_line(h), id=str(h.record.number)) for h in gate.held])
+        if gate.held:
+            held.highlighted = min(highlighted or 0, len(gate.held) - 1)
+
+    def on_held_calls_chosen(self, event: HeldCalls.Chosen) -> None:
+        event.stop()
+        self.on_held(event)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            point = Breakpoint.parse(event.value)
+        except ValueError as error:
+            self.notify(str(error), severity="error", markup=False)
+            return
+        points = self.gate.breakpoints
+        if point in points:
+            points.remove(point)
+        else:
+            points.append(point)
+        event.input.value = ""
+        self.show_gate()
