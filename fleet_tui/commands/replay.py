@@ -1,5 +1,7 @@
 """`fleet-tui replay SESSION.jsonl TARGET`: re-run a recorded session's calls on a fresh env,
-report per step whether results match, then run the task's verifier if it had one."""
+report per step whether results match, then run the task's verifier if it had one.
+`fleet-tui replay --trajectory FILE TARGET` does the same for an agent's transcript (OpenAI or
+Anthropic messages)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,15 @@ from fleet_tui.text import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("session", metavar="SESSION.jsonl", help="a recorded session file")
+    parser.add_argument(
+        "session", metavar="SESSION.jsonl", nargs="?", help="a recorded session file"
+    )
+    parser.add_argument(
+        "--trajectory",
+        metavar="FILE",
+        help="replay an agent's transcript instead: OpenAI chat messages (tool_calls) or "
+        "Anthropic messages (tool_use), JSON or JSONL; structured content is not compared",
+    )
     add_target_arguments(parser)
     add_verifier_arguments(parser)
     parser.add_argument("--no-verify", action="store_true", help="do not run the task's verifier")
@@ -28,13 +38,22 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from fleet_tui.commands.target_options import has_target, target_from_args
+    from fleet_tui.envs.base import EnvError
     from fleet_tui.envs.targets import InstanceTarget
     from fleet_tui.session.reader import load_session
     from fleet_tui.session.replay import replay_session
+    from fleet_tui.session.trajectory import load_trajectory, map_tool_names
     from fleet_tui.tasks.provision import connected, shared_host
     from fleet_tui.tasks.verify import run_verifier
 
-    session = load_session(args.session)
+    if (args.session is None) == (args.trajectory is None):
+        raise EnvError("give a session file or --trajectory FILE (one of them)")
+    if args.trajectory is not None:
+        if not has_target(args):
+            raise EnvError("--trajectory needs a target to replay on (ENV_KEY, --mcp, ...)")
+        session = load_trajectory(args.trajectory)
+    else:
+        session = load_session(args.session)
     for problem in session.problems:
         err(f"fleet-tui: {args.session}: {problem}")
     recorded = session.connect()
@@ -53,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
     async def main():
         async with shared_host(base) as target, connected(target) as env:
+            if args.trajectory is not None:
+                map_tool_names(session, [tool.name for tool in await env.list_tools()])
 
             async def verify(task):
                 return await run_verifier(
@@ -65,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 verify=None if args.no_verify else verify,
                 ignore_keys=args.ignore_key,
                 on_step=show,
+                structured=args.trajectory is None,
             )
 
     return print_report(asyncio.run(main()), replay_summary, args.json)

@@ -55,8 +55,11 @@ async def replay_session(
     task: Task | None = None,
     ignore_keys: Iterable[str] = (),
     on_step: Callable[[StepOutcome], None] | None = None,
+    structured: bool = True,
 ) -> ReplayReport:
-    """Replay `session` on a connected `env`. `task` overrides the session's own task."""
+    """Replay `session` on a connected `env`. `task` overrides the session's own task;
+    `structured=False` leaves structured content out of the comparison (a transcript holds
+    only the content the model saw)."""
     task = task or session.task()
     report = ReplayReport(session=str(session.path), task_key=task.key if task else None)
     results = {e.call_seq: e for e in session.events if isinstance(e, ResultEvent)}
@@ -66,7 +69,8 @@ async def replay_session(
             await env.reset(event.seed)
             report.resets += 1
         elif isinstance(event, CallEvent):
-            outcome = await _replay_call(session, env, event, results.get(event.seq), ignore)
+            recorded = results.get(event.seq)
+            outcome = await _replay_call(session, env, event, recorded, ignore, structured)
             report.steps.append(outcome)
             if on_step:
                 on_step(outcome)
@@ -76,7 +80,12 @@ async def replay_session(
 
 
 async def _replay_call(
-    session: Session, env: Env, call: CallEvent, recorded: ResultEvent | None, ignore: list[str]
+    session: Session,
+    env: Env,
+    call: CallEvent,
+    recorded: ResultEvent | None,
+    ignore: list[str],
+    structured: bool,
 ) -> StepOutcome:
     step = StepOutcome(seq=call.seq, tool=call.tool, arguments=call.arguments, matched=True)
     try:
@@ -92,6 +101,8 @@ async def _replay_call(
     except EnvError as error:
         step.matched, step.note = False, error.message
         return step
+    if not structured:
+        actual = actual.model_copy(update={"structured": None})
     step.differences = compare_results(expected, actual, ignore)
     step.matched = not step.differences
     return step

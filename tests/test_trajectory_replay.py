@@ -1,0 +1,103 @@
+"""`fleet-tui replay --trajectory FILE TARGET`: an agent's transcript, in OpenAI chat-completions
+form or Anthropic Messages form, JSON or JSONL, stepped through on a fresh env, reported per
+step; a transcript whose results the env does not give back is a divergence (exit 1), and a
+file that is no transcript a plain error (exit 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli_run import assert_one_line_error, fleet_tui
+
+OPENAI = [
+    {"role": "system", "content": "You are a careful agent."},
+    {"role": "user", "content": "Echo hi, then add 2 and 3."},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "echo", "arguments": '{"text": "hi"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "content": "hi"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_2",
+                "type": "function",
+                "function": {"name": "mcp__fleet-tui__add", "arguments": '{"a": 2, "b": 3}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_2", "content": [{"type": "text", "text": "5"}]},
+    {"role": "assistant", "content": "Done: 5."},
+]
+
+ANTHROPIC = [
+    {"role": "user", "content": "Echo twice."},
+    {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "Echoing."},
+            {"type": "tool_use", "id": "toolu_1", "name": "echo", "input": {"text": "one"}},
+        ],
+    },
+    {
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "one"}],
+    },
+    {
+        "role": "assistant",
+        "content": [
+            {"type": "tool_use", "id": "toolu_2", "name": "echo", "input": {"text": "two"}}
+        ],
+    },
+    {
+        "role": "user",
+        "content": [
+            {
+                "type": "tool_result",
+                "tool_use_id": "toolu_2",
+                "content": [{"type": "text", "text": "what the env never said"}],
+            }
+        ],
+    },
+]
+
+
+def test_an_openai_transcript_replays_step_by_step(mcp_alpha, tmp_path: Path):
+    transcript = tmp_path / "openai.json"
+    transcript.write_text(json.dumps({"messages": OPENAI}))
+    run = fleet_tui("replay", "--trajectory", str(transcript), "--mcp", mcp_alpha.url)
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert "echo: match" in lines[0] and "add: match" in lines[1]
+    assert "2/2 steps match" in run.stdout
+
+
+def test_an_anthropic_transcript_that_diverges_exits_1(mcp_alpha, tmp_path: Path):
+    transcript = tmp_path / "anthropic.jsonl"
+    transcript.write_text("\n".join(json.dumps(message) for message in ANTHROPIC))
+    run = fleet_tui("replay", "--trajectory", str(transcript), "--mcp", mcp_alpha.url)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "echo: match" in run.stdout and "echo: DIVERGED" in run.stdout
+    assert "what the env never said" in run.stdout
+    assert "1/2 steps match" in run.stdout
+
+
+def test_a_file_that_is_no_transcript_is_a_plain_error(mcp_alpha, tmp_path: Path):
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "no tools here"}]))
+    run = fleet_tui("replay", "--trajectory", str(chat), "--mcp", mcp_alpha.url)
+    assert_one_line_error(run, 2, "no tool calls")
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json\n[neither")
+    run = fleet_tui("replay", "--trajectory", str(garbage), "--mcp", mcp_alpha.url)
+    assert_one_line_error(run, 2, "neither JSON nor JSONL")
