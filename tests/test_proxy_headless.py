@@ -18,7 +18,7 @@ import pytest
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
-from tests.cli_run import child_env, fleet_tui
+from tests.cli_run import assert_one_line_error, child_env, fleet_tui
 from tests.fixtures.local_host import MCP_INITIALIZE, mcp_session
 from tests.fixtures.mcp_servers import ServedMcp, serve_in_thread
 
@@ -172,3 +172,31 @@ def test_the_gate_refuses_strangers(mcp_alpha):
             assert response.status_code == status, (changes, response.text)
             assert reason in response.json()["detail"]
         served.stop()
+
+
+def test_a_bad_breakpoint_is_a_plain_error_before_anything_starts(mcp_alpha):
+    bad = fleet_tui("--mcp", mcp_alpha.url, "--serve-mcp", "--break", "echo text")
+    assert_one_line_error(bad, 2, "--break: expected TOOL KEY=VALUE")
+    alone = fleet_tui("--mcp", mcp_alpha.url, "--break", "echo")
+    assert_one_line_error(alone, 2, "add --serve-mcp")
+
+
+def test_a_call_the_agent_walks_away_from_still_finishes_and_is_recorded(mcp_beta, tmp_path: Path):
+    import asyncio
+
+    record = tmp_path / "left.jsonl"
+
+    async def agent_leaves(served: Proxy) -> None:
+        async with mcp_session(served.url, served.token) as session:
+            call = asyncio.ensure_future(session.call_tool("slow_count", {"seconds": 1}))
+            await asyncio.sleep(0.4)
+            call.cancel()  # the agent gives up and disconnects mid-call
+        await asyncio.sleep(1.5)
+
+    with proxy("--mcp", mcp_beta.url, "--record", str(record)) as served:
+        asyncio.run(agent_leaves(served))
+        _code, lines, _stderr = served.stop()
+    calls = [line for line in lines if line["event"] == "call"]
+    assert [(c["tool"], c["status"]) for c in calls] == [("slow_count", "ok")]
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [e["event"] for e in events if e["event"] in ("call", "result")] == ["call", "result"]

@@ -78,11 +78,9 @@ class AgentWatch:
     """The held call whose arguments are in the form (f12 releases it with them)."""
 
     @classmethod
-    def from_args(cls, args: Any) -> AgentWatch | None:
-        """`--serve-mcp [PORT]` and `--break SPEC` (None without --serve-mcp)."""
-        port = getattr(args, "serve_mcp", None)
-        if port is None:
-            return None
+    def from_args(cls, args: Any) -> AgentWatch:
+        """`--serve-mcp [PORT]` and `--break SPEC`."""
+        port = getattr(args, "serve_mcp", None) or 0
         try:
             points = [Breakpoint.parse(text) for text in getattr(args, "breakpoints", [])]
         except ValueError as error:

@@ -12,7 +12,6 @@ from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import clean
 from fleet_tui.ui import images
-from fleet_tui.ui.agent_watch import AgentWatch
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 
@@ -34,9 +33,12 @@ def run_app(target: Target, args: Any = None) -> int:
         roots=getattr(args, "roots", None),
     )
     app.extensions.append(features.install)
-    watch = AgentWatch.from_args(args)
-    if watch is not None:
-        app.extensions.append(watch.install)
+    if getattr(args, "breakpoints", None) and getattr(args, "serve_mcp", None) is None:
+        raise EnvError("--break holds an agent's calls: add --serve-mcp")
+    if getattr(args, "serve_mcp", None) is not None:
+        from fleet_tui.ui.agent_watch import AgentWatch  # the proxy's server, only when asked
+
+        app.extensions.append(AgentWatch.from_args(args).install)
     try:
         code = asyncio.run(run_until_closed(app))
     finally:
