@@ -76,6 +76,26 @@ async def test_a_breakpoint_stops_before_a_named_tool(two_servers: Target):
         await w.pilot.press("f9")
         assert (await w.finish(added)).structured_content == {"result": 3}
         assert held.status == CallStatus.OK
+        await w.pilot.press("ctrl+n")  # a breakpoint typed in the Agent pane
+        w.app.query_one("#agent-break", Input).focus()
+        await w.pilot.press(*"echo text=stop", "enter")
+        assert [str(b) for b in w.watch.calls.gate.breakpoints] == ["add", "echo text=stop"]
+        assert (await w.finish(w.call("echo", {"text": "go"}))).content[0].text == "go"
+        stopped = w.call("echo", {"text": "stop"})
+        await w.record_of("echo", CallStatus.HELD)
+        await w.pilot.press("f10")
+        assert (await w.finish(stopped)).content[0].text == "stop"
+
+
+async def test_quitting_answers_held_calls_with_an_error(two_servers: Target):
+    async with watched(two_servers) as w:
+        await w.pilot.press("f9")
+        waiting = w.call("echo", {"text": "never sent"})
+        held = await w.record_of("echo", CallStatus.HELD)
+        await w.pilot.press("ctrl+q")
+        answer = await asyncio.wait_for(waiting, 30)
+        assert answer.is_error and "closing" in answer.content[0].text
+        assert held.status == CallStatus.ERROR
 
 
 async def test_a_held_call_edited_in_the_form_reaches_the_env_edited(two_servers: Target):

@@ -200,3 +200,27 @@ def test_a_call_the_agent_walks_away_from_still_finishes_and_is_recorded(mcp_bet
     assert [(c["tool"], c["status"]) for c in calls] == [("slow_count", "ok")]
     events = [json.loads(line) for line in record.read_text().splitlines()]
     assert [e["event"] for e in events if e["event"] in ("call", "result")] == ["call", "result"]
+
+
+@pytest.mark.parametrize("kind", ["openenv", "local"])
+def test_any_target_kind_is_served(kind, openenv_server, local_host):
+    import asyncio
+
+    if kind == "openenv":
+        target, call = ["--openenv", openenv_server.base_url], ("echo", {"text": "via openenv"})
+    else:
+        target = ["tracker", "--base-url", local_host.base_url]
+        call = ("list_issues", {"limit": 1})
+
+    async def agent(served: Proxy):
+        async with mcp_session(served.url, served.token) as session:
+            names = [tool.name for tool in (await session.list_tools()).tools]
+            return names, await session.call_tool(*call)
+
+    with proxy(*target, "--no-record") as served:
+        names, result = asyncio.run(agent(served))
+        served.stop()
+    assert call[0] in names
+    assert not result.is_error, result.content
+    if kind == "openenv":
+        assert result.content[0].text == "via openenv"
