@@ -17,6 +17,7 @@ from typing import Any
 
 import uvicorn
 
+from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvError
 from fleet_tui.local.guard import HostGuard, new_token
 from fleet_tui.proxy.agent_calls import AgentCalls
@@ -27,6 +28,8 @@ PATH = "/mcp"
 SERVER_NAME = "fleet-tui"
 TOKEN_HINT = "the proxy needs its token as `Authorization: Bearer <token>` (fleet-tui prints it)"
 START_TIMEOUT_S = 10.0
+READY_TIMEOUT_S = 300.0
+"""How long an agent's request waits for a session that is still connecting."""
 
 
 def _bind(port: int) -> socket.socket:
@@ -125,17 +128,27 @@ class ProxyServer:
         context = self.context.copy() if self.context is not None else None
         return await self.loop.create_task(self.calls.call(name, arguments), context=context)
 
+    async def _ready(self) -> None:
+        """Wait (bounded) while the session is still connecting, so an agent started with the
+        app gets the tools once they are there."""
+        connecting = (ConnectionState.CONNECTING, ConnectionState.RECONNECTING)
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while self.calls.session.state in connecting and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+
     async def _list_tools(self, _context: Any, _params: Any) -> Any:
         from mcp import types
 
         from fleet_tui.proxy.wire import mcp_tool
 
+        await self._ready()
         tools = [mcp_tool(tool) for tool in self.calls.session.tools if tool.broken is None]
         return types.ListToolsResult(tools=tools)
 
     async def _call_tool(self, _context: Any, params: Any) -> Any:
         from fleet_tui.proxy.wire import mcp_error, mcp_result
 
+        await self._ready()
         work = self._in_context(params.name, dict(params.arguments or {}))
         try:
             future = asyncio.run_coroutine_threadsafe(work, self.loop)
