@@ -42,6 +42,10 @@ async def test_agent_calls_appear_live_marked_as_the_agents(two_servers: Target)
         await w.pilot.pause(0.3)
         assert "shown to the person" in screen_text(w.app)
         assert "⇄ agent 127.0.0.1:" in screen_text(w.app)
+        await w.pilot.press("ctrl+n", "c")  # the Agent pane copies a ready client config
+        server = json.loads(w.app.clipboard)["mcpServers"]["fleet-tui"]
+        assert server["url"] == w.watch.server.url
+        assert server["headers"]["Authorization"] == f"Bearer {w.watch.server.token}"
 
 
 async def test_pause_holds_a_call_until_step(two_servers: Target):

@@ -121,7 +121,7 @@ class AgentWatch:
             id="agent-pane",
         )
         await app.add_sidebar_pane("Agent", pane, "pane-agent")
-        app.status_notes.append(lambda: self.status_note())
+        app.status_notes.append(self.status_note)
         app.closers.append(self.stop)
         actions = app.extension_actions
         actions["show_agent"] = lambda: _show_agent(app)
