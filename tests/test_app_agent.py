@@ -50,7 +50,7 @@ async def test_agent_calls_appear_live_marked_as_the_agents(two_servers: Target)
 
 async def test_pause_holds_a_call_until_step(two_servers: Target):
     async with watched(two_servers) as w:
-        await w.pilot.press("f9")
+        await w.pilot.press("f11")
         first = w.call("echo", {"text": "one"})
         second = w.call("echo", {"text": "two"})
         await wait_for(w.pilot, lambda: len(w.held) == 2)
@@ -58,12 +58,12 @@ async def test_pause_holds_a_call_until_step(two_servers: Target):
         assert not first.done() and not second.done()
         assert [w.app.controller.records[n - 1].status for n in w.held] == ["held", "held"]
         assert "PAUSED" in screen_text(w.app) or "paused" in screen_text(w.app)
-        await w.pilot.press("f10")
+        await w.pilot.press("f12")
         await wait_for(w.pilot, lambda: first.done() or second.done())
         await asyncio.sleep(0.3)
         assert len(w.held) == 1 and not (first.done() and second.done())
         assert w.watch.calls.gate.paused
-        await w.pilot.press("f9")  # resume: the rest goes
+        await w.pilot.press("f11")  # resume: the rest goes
         results = [await w.finish(first), await w.finish(second)]
         assert [r.content[0].text for r in results] == ["one", "two"]
 
@@ -77,7 +77,7 @@ async def test_a_breakpoint_stops_before_a_named_tool(two_servers: Target):
         assert w.watch.calls.gate.held[0].reason == "breakpoint add"
         await asyncio.sleep(0.3)
         assert not added.done()
-        await w.pilot.press("f9")
+        await w.pilot.press("f11")
         assert (await w.finish(added)).structured_content == {"result": 3}
         assert held.status == CallStatus.OK
         await w.pilot.press("ctrl+n")  # a breakpoint typed in the Agent pane
@@ -87,13 +87,13 @@ async def test_a_breakpoint_stops_before_a_named_tool(two_servers: Target):
         assert (await w.finish(w.call("echo", {"text": "go"}))).content[0].text == "go"
         stopped = w.call("echo", {"text": "stop"})
         await w.record_of("echo", CallStatus.HELD)
-        await w.pilot.press("f10")
+        await w.pilot.press("f12")
         assert (await w.finish(stopped)).content[0].text == "stop"
 
 
 async def test_quitting_answers_held_calls_with_an_error(two_servers: Target):
     async with watched(two_servers) as w:
-        await w.pilot.press("f9")
+        await w.pilot.press("f11")
         waiting = w.call("echo", {"text": "never sent"})
         held = await w.record_of("echo", CallStatus.HELD)
         await w.pilot.press("ctrl+q")
@@ -113,7 +113,7 @@ async def test_a_held_call_edited_in_the_form_reaches_the_env_edited(two_servers
         box = await wait_for(w.pilot, lambda: isinstance(w.app.focused, Input) and w.app.focused)
         box.value = "edited by the person"  # the form's own text box, as typing would change it
         await w.pilot.pause()
-        await w.pilot.press("f12")
+        await w.pilot.press("shift+f12")
         result = await w.finish(asked)
         assert result.content[0].text == "edited by the person"
         assert held.arguments == {"text": "edited by the person"}
@@ -130,12 +130,12 @@ async def test_take_over_lets_the_persons_calls_go_first_and_the_session_replays
 ):
     record = tmp_path / "watched.jsonl"
     async with watched(two_servers, record=record) as w:
-        await w.pilot.press("f11")
+        await w.pilot.press("shift+f11")
         agents = w.call("echo", {"text": "agent"})
         await wait_for(w.pilot, lambda: len(w.held) == 1)
         mine = await call(w.pilot, "shared", {"text": "person"})
         assert mine.status == CallStatus.OK and not agents.done()
-        await w.pilot.press("f11")
+        await w.pilot.press("shift+f11")
         assert (await w.finish(agents)).content[0].text == "agent"
         await w.finish(w.call("add", {"a": 20, "b": 22}))
     events = [json.loads(line) for line in record.read_text().splitlines()]

@@ -75,7 +75,7 @@ class AgentWatch:
     server: ProxyServer | None = None
     calls: AgentCalls | None = None
     editing: int | None = None
-    """The held call whose arguments are in the form (f12 releases it with them)."""
+    """The held call whose arguments are in the form (shift+f12 releases it with them)."""
 
     @classmethod
     def from_args(cls, args: Any) -> AgentWatch:
@@ -172,7 +172,7 @@ class AgentWatch:
             app.notify("Given back: the agent's calls go on.")
         else:
             gate.take_over()
-            app.notify("You have taken over: the agent's calls wait until f11 gives back.")
+            app.notify("You have taken over: the agent's calls wait until shift+f11 gives back.")
 
     def held_chosen(self, app: AgentHost, event: HeldCalls.Chosen) -> None:
         assert self.calls is not None and self.server is not None
@@ -198,7 +198,9 @@ class AgentWatch:
         await app.show_tool(record.tool, record.arguments)
         name = name_line(record.tool, 40)
         panel = app.tool_panel
-        panel.set_state(f"editing the agent's held call #{record.number} {name}: f12 releases it")
+        panel.set_state(
+            f"editing the agent's held call #{record.number} {name}: shift+f12 releases it"
+        )
         app.call_after_refresh(panel.focus_form)
 
     def release_edited(self, app: AgentHost) -> None:

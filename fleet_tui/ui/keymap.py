@@ -76,16 +76,19 @@ ACTIONS: list[Action] = [
     Action("extension('verify_task')", "f8", "Run the task's verifier", short="Verify", show=False),
     Action("extension('open_session')", "ctrl+k", "Open a recorded session", show=False),
     Action("extension('show_agent')", "ctrl+n", "Show the Agent pane", short="Agent", show=False),
-    Action("extension('agent_pause')", "f9", "Pause or resume the agent's calls", show=False),
+    Action("extension('agent_pause')", "f11", "Pause or resume the agent's calls", show=False),
     Action(
-        "extension('agent_step')", "f10", "Step: release the agent's next held call", show=False
+        "extension('agent_step')", "f12", "Step: release the agent's next held call", show=False
     ),
     Action(
-        "extension('agent_take_over')", "f11", "Take over from the agent, or give back", show=False
+        "extension('agent_take_over')",
+        "shift+f11",
+        "Take over from the agent, or give back",
+        show=False,
     ),
     Action(
         "extension('agent_release_edited')",
-        "f12",
+        "shift+f12",
         "Release the held call being edited, with the form's arguments",
         show=False,
     ),
@@ -141,7 +144,7 @@ ACTIONS: list[Action] = [
     Action(
         "edit_held",
         "e",
-        "Edit the held call in the form (f12 releases it)",
+        "Edit the held call in the form (shift+f12 releases it)",
         area="agent",
         short="Edit",
     ),

@@ -30,8 +30,8 @@ def gate_state(gate: Gate) -> Text:
     if gate.taken_over:
         return Text("YOU HAVE TAKEN OVER: agent calls wait", style="bold magenta")
     if gate.paused:
-        return Text("PAUSED: agent calls wait (f10 steps, f9 resumes)", style="bold yellow")
-    return Text("agent calls flow (f9 pauses, f11 takes over)", style="green")
+        return Text("PAUSED: agent calls wait (f12 steps, f11 resumes)", style="bold yellow")
+    return Text("agent calls flow (f11 pauses, shift+f11 takes over)", style="green")
 
 
 def held_line(held: HeldCall, width: int = 60) -> Text:
