@@ -113,7 +113,7 @@ async def test_a_held_call_edited_in_the_form_reaches_the_env_edited(two_servers
         box = await wait_for(w.pilot, lambda: isinstance(w.app.focused, Input) and w.app.focused)
         box.value = "edited by the person"  # the form's own text box, as typing would change it
         await w.pilot.pause()
-        await w.pilot.press("shift+f12")
+        await w.pilot.press("f12")  # steps: releases the call being edited, as edited
         result = await w.finish(asked)
         assert result.content[0].text == "edited by the person"
         assert held.arguments == {"text": "edited by the person"}
@@ -130,12 +130,12 @@ async def test_take_over_lets_the_persons_calls_go_first_and_the_session_replays
 ):
     record = tmp_path / "watched.jsonl"
     async with watched(two_servers, record=record) as w:
-        await w.pilot.press("shift+f11")
+        await w.pilot.press("ctrl+n", "t")  # the Agent pane: take over
         agents = w.call("echo", {"text": "agent"})
         await wait_for(w.pilot, lambda: len(w.held) == 1)
         mine = await call(w.pilot, "shared", {"text": "person"})
         assert mine.status == CallStatus.OK and not agents.done()
-        await w.pilot.press("shift+f11")
+        await w.pilot.press("ctrl+n", "t")  # give back
         assert (await w.finish(agents)).content[0].text == "agent"
         await w.finish(w.call("add", {"a": 20, "b": 22}))
     events = [json.loads(line) for line in record.read_text().splitlines()]

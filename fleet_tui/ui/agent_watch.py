@@ -75,7 +75,7 @@ class AgentWatch:
     server: ProxyServer | None = None
     calls: AgentCalls | None = None
     editing: int | None = None
-    """The held call whose arguments are in the form (shift+f12 releases it with them)."""
+    """The held call whose arguments are in the form (f12 releases it with them)."""
 
     @classmethod
     def from_args(cls, args: Any) -> AgentWatch:
@@ -127,8 +127,6 @@ class AgentWatch:
         actions["show_agent"] = lambda: _show_agent(app)
         actions["agent_pause"] = self.pause_or_resume
         actions["agent_step"] = lambda: self.step(app)
-        actions["agent_take_over"] = lambda: self.take_over(app)
-        actions["agent_release_edited"] = lambda: self.release_edited(app)
 
     # -- what the status line and the keys do -------------------------------------------------
 
@@ -159,7 +157,11 @@ class AgentWatch:
             gate.pause()
 
     def step(self, app: AgentHost) -> None:
+        """Release the held call being edited, with the form's arguments, or else the next."""
         assert self.calls is not None
+        if self.editing is not None and self.calls.gate.held_call(self.editing) is not None:
+            self.release_edited(app)
+            return
         released = self.calls.gate.step()
         if released is None:
             app.notify("No agent call is waiting.", severity="warning")
@@ -172,11 +174,16 @@ class AgentWatch:
             app.notify("Given back: the agent's calls go on.")
         else:
             gate.take_over()
-            app.notify("You have taken over: the agent's calls wait until shift+f11 gives back.")
+            app.notify(
+                "You have taken over: the agent's calls wait until t in the Agent pane gives back."
+            )
 
     def held_chosen(self, app: AgentHost, event: HeldCalls.Chosen) -> None:
         assert self.calls is not None and self.server is not None
         gate = self.calls.gate
+        if event.action == "take_over":
+            self.take_over(app)
+            return
         if event.action == "copy_config":
             config = json.dumps(self.server.client_config(), indent=2)
             app.copy_to_clipboard(config)
@@ -198,9 +205,7 @@ class AgentWatch:
         await app.show_tool(record.tool, record.arguments)
         name = name_line(record.tool, 40)
         panel = app.tool_panel
-        panel.set_state(
-            f"editing the agent's held call #{record.number} {name}: shift+f12 releases it"
-        )
+        panel.set_state(f"editing the agent's held call #{record.number} {name}: f12 releases it")
         app.call_after_refresh(panel.focus_form)
 
     def release_edited(self, app: AgentHost) -> None:

@@ -78,18 +78,9 @@ ACTIONS: list[Action] = [
     Action("extension('show_agent')", "ctrl+n", "Show the Agent pane", short="Agent", show=False),
     Action("extension('agent_pause')", "f11", "Pause or resume the agent's calls", show=False),
     Action(
-        "extension('agent_step')", "f12", "Step: release the agent's next held call", show=False
-    ),
-    Action(
-        "extension('agent_take_over')",
-        "shift+f11",
-        "Take over from the agent, or give back",
-        show=False,
-    ),
-    Action(
-        "extension('agent_release_edited')",
-        "shift+f12",
-        "Release the held call being edited, with the form's arguments",
+        "extension('agent_step')",
+        "f12",
+        "Step: release the held call being edited (with the form's arguments) or else the next",
         show=False,
     ),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
@@ -144,11 +135,14 @@ ACTIONS: list[Action] = [
     Action(
         "edit_held",
         "e",
-        "Edit the held call in the form (shift+f12 releases it)",
+        "Edit the held call in the form (f12 releases it)",
         area="agent",
         short="Edit",
     ),
     Action("refuse_held", "x", "Answer the held call with an error", area="agent", short="Refuse"),
+    Action(
+        "take_over", "t", "Take over from the agent, or give back", area="agent", short="Take over"
+    ),
     Action("copy_mcp_config", "c", "Copy the MCP client config", area="agent", short="Config"),
     Action("close", "escape", "Close", area="image", palette=False),
     Action("save_image", "s", "Save as PNG", area="image", palette=False),

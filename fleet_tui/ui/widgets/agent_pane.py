@@ -22,7 +22,7 @@ from fleet_tui.proxy.gate import Breakpoint, Gate, HeldCall
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.keymap import bindings_for
 
-HELD_HELP = "held calls: enter release · e edit · x refuse · c copy client config"
+HELD_HELP = "held calls: enter release · e edit · x refuse · t take over · c copy client config"
 
 
 def gate_state(gate: Gate) -> Text:
@@ -31,7 +31,7 @@ def gate_state(gate: Gate) -> Text:
         return Text("YOU HAVE TAKEN OVER: agent calls wait", style="bold magenta")
     if gate.paused:
         return Text("PAUSED: agent calls wait (f12 steps, f11 resumes)", style="bold yellow")
-    return Text("agent calls flow (f11 pauses, shift+f11 takes over)", style="green")
+    return Text("agent calls flow (f11 pauses, t takes over)", style="green")
 
 
 def held_line(held: HeldCall, width: int = 60) -> Text:
@@ -52,7 +52,7 @@ class HeldCalls(OptionList):
     BINDINGS = bindings_for("agent")
 
     class Chosen(Message):
-        """`action` on held call `number` (None for `copy_config`, about no call)."""
+        """`action` on held call `number` (None for `copy_config` and `take_over`)."""
 
         def __init__(self, action: str, number: int | None) -> None:
             super().__init__()
@@ -63,6 +63,9 @@ class HeldCalls(OptionList):
         option = self.highlighted_option
         if option is not None and option.id is not None:
             self.post_message(self.Chosen(action, int(option.id)))
+
+    def action_take_over(self) -> None:
+        self.post_message(self.Chosen("take_over", None))
 
     def action_copy_mcp_config(self) -> None:
         self.post_message(self.Chosen("copy_config", None))
