@@ -1,4 +1,4 @@
-"""`python -m tests.crashing_app ARGS...`: `fleet-tui ARGS...` whose app has one more key, f20,
+"""`python -m tests.crashing_app ARGS...`: `fleet-tui ARGS...` whose app has one more key, f12,
 that raises: a bug in the app, to see what an unhandled exception leaves behind."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fleet_tui.ui import run
 
 class CrashingApp(app_module.FleetTuiApp):
     CSS_PATH = str(Path(app_module.__file__).with_name(app_module.FleetTuiApp.CSS_PATH))
-    BINDINGS = [*app_module.FleetTuiApp.BINDINGS, Binding("f20", "crash", "Crash")]
+    BINDINGS = [Binding("f12", "crash", "Crash", priority=True), *app_module.FleetTuiApp.BINDINGS]
 
     def action_crash(self) -> None:
         raise RuntimeError("a bug in the app")

@@ -233,7 +233,7 @@ def test_closing_the_window_closes_the_instance(host, app_in_terminal):
 
 def test_a_crash_closes_the_instance(host, app_in_terminal):
     terminal, instance = app_in_terminal(module="tests.crashing_app")
-    terminal.tmux("send-keys", "-t", "app", "F20")
+    terminal.tmux("send-keys", "-t", "app", "F12")
 
     assert terminal.exit_code() == 1, terminal.screen()
     assert instance not in host.running()
