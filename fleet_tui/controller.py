@@ -20,7 +20,6 @@ from pydantic import BaseModel
 
 from fleet_tui.envs.base import (
     Env,
-    EnvError,
     EnvInfo,
     ResetResult,
     Task,
@@ -50,17 +49,9 @@ from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
+from fleet_tui.text import describe_error
 
 CLOSE_TIMEOUT_S = 60.0
-
-
-def describe(error: BaseException) -> str:
-    """One line for the user, from an EnvError, an ExceptionGroup or anything else."""
-    if isinstance(error, EnvError):
-        return error.message
-    if isinstance(error, BaseExceptionGroup) and error.exceptions:
-        return describe(error.exceptions[0])
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 class ConnectionState(StrEnum):
@@ -390,11 +381,11 @@ class SessionController:
             self.pending_actions.clear()
             raise
         except Exception as error:
-            self._finish(record, CallStatus.FAILED, started, message=describe(error))
+            self._finish(record, CallStatus.FAILED, started, message=describe_error(error))
             return None
         record.result = result
+        self.episode.record(result.reward, result.done)  # before listeners hear of the call
         self._finish(record, CallStatus.ERROR if result.is_error else CallStatus.OK, started)
-        self.episode.record(result.reward, result.done)
         shown = result.images() and self.computer_use
         acted = record.tool == COMPUTER_TOOL and record.arguments.get("action") != "screenshot"
         if acted and not shown and record.caller == Caller.YOU:
@@ -417,7 +408,7 @@ class SessionController:
         try:
             outcome = await self.env.reset(seed)
         except Exception as error:
-            self._finish(record, CallStatus.FAILED, started, message=describe(error))
+            self._finish(record, CallStatus.FAILED, started, message=describe_error(error))
             return record, None
         record.result = outcome.result
         self.episode = Episode()
@@ -483,7 +474,7 @@ class SessionController:
         try:
             await asyncio.wait_for(env.close(), CLOSE_TIMEOUT_S)
         except Exception as error:
-            failure = describe(error)
+            failure = describe_error(error)
             self.close_problems.append(f"closing failed: {failure}")
         self.close_problems += [w for w in env.warnings() if w not in warnings_before]
         self._emit(EnvClosed(env.info, failure))

@@ -5,7 +5,8 @@
 - Text from an environment is data: before it reaches a terminal, terminal escape sequences,
   control characters and lone surrogates go (`clean`, `visible`).
 - Short forms: `one_line`, `name_line`, `flat`, `shortened`, `pretty_json`.
-- Exceptions as one line for a user: `describe_error`, `named_error`.
+- Exceptions as one line for a user: `describe_error`, `named_error`; `PlainError`, one whose
+  message is already that line.
 """
 
 from __future__ import annotations
@@ -209,6 +210,14 @@ def leaf_errors(error: BaseException) -> list[BaseException]:
     return [error]
 
 
+class PlainError(Exception):
+    """An error whose message is written for the user: `describe_error` says it as it is."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 def describe_error(error: BaseException) -> str:
     """One line naming what went wrong, with duplicates removed."""
     lines: list[str] = []
@@ -220,6 +229,8 @@ def describe_error(error: BaseException) -> str:
 
 
 def _describe_leaf(error: BaseException) -> str:
+    if isinstance(error, PlainError):
+        return error.message
     status = http_status(error)
     if status is not None:
         return f"HTTP {status} from {error.response.url}"

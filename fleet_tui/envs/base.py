@@ -23,6 +23,8 @@ from pydantic import (
     ValidationInfo,
 )
 
+from fleet_tui.text import PlainError
+
 
 def _bytes_from_base64_json(value: Any, info: ValidationInfo) -> Any:
     """Base64 text back to bytes when validating JSON; Python input (raw bytes) is unchanged."""
@@ -48,7 +50,7 @@ Progress = Callable[[str], None]
 """A callback that receives one line of human-readable progress ("Creating instance…")."""
 
 
-class EnvError(Exception):
+class EnvError(PlainError):
     """Something went wrong reaching or driving an environment; the message is for the user.
 
     `exit_code` follows the CLI contract: 1 for a tool or verifier failure, 2 for usage,
@@ -57,7 +59,6 @@ class EnvError(Exception):
 
     def __init__(self, message: str, *, exit_code: int = 2) -> None:
         super().__init__(message)
-        self.message = message
         self.exit_code = exit_code
 
 

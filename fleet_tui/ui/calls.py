@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fleet_tui.controller import CallRecord, CallStatus, describe
+from fleet_tui.controller import CallRecord, CallStatus
 from fleet_tui.envs.base import ToolResult
-from fleet_tui.text import name_line, one_line
+from fleet_tui.text import describe_error, name_line, one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
@@ -95,7 +95,9 @@ class CallActions(AppPart):
             )
         except Exception as error:  # a result we cannot format must not take the app down
             plan = plan_message(
-                f"Cannot display this result: {describe(error)}", is_error=True, title=_title(entry)
+                f"Cannot display this result: {describe_error(error)}",
+                is_error=True,
+                title=_title(entry),
             )
         await self.show_plan(plan)
 
@@ -105,7 +107,7 @@ class CallActions(AppPart):
         except Exception as error:
             await self.result_view.show(
                 plan_message(
-                    f"Cannot display this result: {describe(error)}",
+                    f"Cannot display this result: {describe_error(error)}",
                     is_error=True,
                     title=plan.title,
                 )

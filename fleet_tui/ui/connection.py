@@ -8,10 +8,11 @@ import asyncio
 
 from textual.message import Message
 
-from fleet_tui.controller import ConnectionState, describe
+from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvInfo, Tool
 from fleet_tui.envs.targets import LocalTarget
 from fleet_tui.tasks.start import COMPUTER_TOOL
+from fleet_tui.text import describe_error
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.call_command import target_options
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
@@ -48,7 +49,7 @@ class ConnectionSetup(AppPart):
             self._connection_failed("Connecting was cancelled; nothing was left running.")
             raise
         except Exception as error:
-            self._connection_failed(f"Could not connect: {describe(error)}")
+            self._connection_failed(f"Could not connect: {describe_error(error)}")
             return
         self.query_one(ProgressPanel).stop()
         await self._tools_ready(tools)
@@ -85,7 +86,7 @@ class ConnectionSetup(AppPart):
             tools = await self.controller.refresh_tools()
         except Exception as error:
             self.notify(
-                f"Could not list the tools again: {describe(error)}",
+                f"Could not list the tools again: {describe_error(error)}",
                 severity="warning",
                 markup=False,
             )

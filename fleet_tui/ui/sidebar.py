@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from textual.widgets import TabbedContent
 
-from fleet_tui.controller import CallStatus, describe
-from fleet_tui.text import one_line
+from fleet_tui.controller import CallStatus
+from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.protocol_log import ProtocolPane
@@ -57,7 +57,7 @@ class SidebarActions(AppPart):
         try:
             problems = await self.controller.set_log_level(level)
         except Exception as error:
-            problems = [describe(error)]
+            problems = [describe_error(error)]
         if problems:
             self.notify(
                 f"logging/setLevel {level}: " + one_line("; ".join(problems), 300),

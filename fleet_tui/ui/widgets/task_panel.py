@@ -84,8 +84,8 @@ class TaskPanel(Vertical):
         self.verdicts: list[tuple[Verdict, str | None]] = []
         self.modality_note: str | None = None
         self.rewards: list[str] = []
-        """One line per rewarded step: `#3 finish reward 1 · total 1`."""
-        self.reward_total = 0.0
+        """One line per rewarded step: `#3 finish reward 1 · total 1` (the session's episode
+        keeps the total)."""
 
     def compose(self) -> ComposeResult:
         yield TaskBrowser(self.tasks, id="task-browser")
@@ -213,8 +213,7 @@ class TaskPanel(Vertical):
         self.query_one(TaskBrowser).set_tasks(tasks)
 
     def env_reset(self, _outcome: Any) -> None:
-        """A new episode: rewards start again from zero."""
-        self.reward_total = 0.0
+        """A new episode: the reward lines start again."""
         self.rewards.clear()
         self.apply_modality()
 
@@ -222,10 +221,9 @@ class TaskPanel(Vertical):
         """Count the call's reward, if any."""
         reward = entry.result.reward if entry.result is not None else None
         if reward is not None:
-            self.reward_total += reward
             self.rewards.append(
                 f"#{entry.number} {name_line(entry.tool, 24)} reward {reward:g}"
-                f" · total {self.reward_total:g}"
+                f" · total {self.session.episode.total_reward:g}"
             )
         self._refresh_status()
 
