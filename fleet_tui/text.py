@@ -45,6 +45,16 @@ def remember_secrets(variables: dict[str, str]) -> None:
     )
 
 
+def remember_secret_values(values: list[str]) -> None:
+    """Treat each of `values` (`--header` values) as a secret, and the credentials after an
+    auth scheme (`Bearer abc`: abc) too: hidden wherever env text is shown, printed or
+    recorded."""
+    for value in values:
+        _given_secrets.update(
+            part for part in (value, value.split(" ", 1)[-1].strip()) if len(part) >= 4
+        )
+
+
 def _secret_values() -> list[str]:
     known = [v for name in SECRET_ENV_VARS if len(v := os.environ.get(name, "")) >= 4]
     return known + sorted(_given_secrets)

@@ -8,4 +8,6 @@ pytest_plugins = [
     "tests.fixtures.openenv_servers",
     "tests.fixtures.raw_mcp",
     "tests.fixtures.talkative",
+    "tests.fixtures.everything",
+    "tests.fixtures.pypi_servers",
 ]

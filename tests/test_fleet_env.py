@@ -92,7 +92,7 @@ async def test_sends_the_api_key_as_bearer_to_both_mcp_endpoints(local_host):
     env = FleetEnv(target(local_host, env_key="tracker"))
     try:
         await env.connect()
-        headers = [endpoint.headers for endpoint in env.union._endpoints]
+        headers = [endpoint.spec.headers for endpoint in env.union._endpoints]
     finally:
         await env.close()
 

@@ -138,7 +138,7 @@ def test_a_task_on_an_openenv_target_keeps_the_server_and_on_mcp_is_refused():
 
 def test_mcp_combined_with_an_env_key_or_openenv_is_refused(capsys):
     assert main(["tools", "tracker", "--mcp", "http://127.0.0.1:9/mcp"]) == 2
-    assert "--mcp cannot be combined with a Fleet env key" in capsys.readouterr().err
+    assert "--mcp and --stdio cannot be combined with a Fleet env key" in capsys.readouterr().err
     assert (
         main(["tools", "--openenv", "http://127.0.0.1:9", "--mcp", "http://127.0.0.1:9/mcp"]) == 2
     )

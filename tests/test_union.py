@@ -234,7 +234,8 @@ async def test_an_endpoint_that_answers_404_is_not_retried(mcp_alpha):
         await union.connect()
     await union.close()
 
-    assert len(BEARER_SEEN["alpha"]) - seen == 1
+    # One POST, not retried, and one GET asking whether the URL is an SSE endpoint.
+    assert len(BEARER_SEEN["alpha"]) - seen == 2
 
 
 async def test_a_refused_connection_is_retried(dead_mcp_url):

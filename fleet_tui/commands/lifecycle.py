@@ -5,12 +5,13 @@ Ctrl+C (asyncio.run cancels the main task) and on SIGTERM or SIGHUP (handled the
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 
 from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.envs.mcp_client import ClientHandlers
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import describe_error, flat
 
@@ -30,7 +31,12 @@ async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> i
     from fleet_tui.envs.factory import make_env
 
     with stop_on_signals(asyncio.current_task().cancel) as stop:
-        env = make_env(target)
+        # A stdio server's stderr goes to ours (the app keeps it for its endpoint view).
+        env = (
+            make_env(target, child_stderr=sys.stderr)
+            if isinstance(target, McpTarget)
+            else make_env(target)
+        )
         if isinstance(hearing := unwrapped(env), HearsServer):
             hearing.listen(handlers or HeadlessAnswers(["."]).handlers())
         try:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from typing import Any
 
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.targets import FleetTarget, LocalTarget, McpTarget, OpenEnvTarget, Target
-from fleet_tui.text import remember_secrets
+from fleet_tui.text import one_line, remember_secret_values, remember_secrets
 
 
 def add_target_arguments(
@@ -27,7 +28,26 @@ def add_target_arguments(
         "--local", action="store_true", help="use the embedded local Fleet host (no API key)"
     )
     group.add_argument("--base-url", metavar="URL", help="another Fleet-compatible host")
-    add_repeatable(group, "--mcp", metavar="URL", help="a plain MCP endpoint (repeatable)")
+    add_repeatable(
+        group,
+        "--mcp",
+        metavar="URL",
+        help="a plain MCP endpoint: streamable HTTP, or SSE when it answers as one (repeatable)",
+    )
+    add_repeatable(
+        group,
+        "--stdio",
+        metavar="'COMMAND ARGS'",
+        help="an MCP server to run, spoken to over stdin/stdout (repeatable, mixes with --mcp)",
+    )
+    add_repeatable(
+        group,
+        "--header",
+        dest="headers",
+        metavar="'NAME: VALUE'",
+        help="an HTTP header for the --mcp endpoints, e.g. 'Authorization: Bearer TOKEN' "
+        "(repeatable; values are kept out of output and session files)",
+    )
     group.add_argument("--openenv", metavar="URL", help="an OpenEnv environment server")
     group.add_argument(
         "--openenv-task",
@@ -79,7 +99,9 @@ def target_from_args(args: argparse.Namespace) -> Target:
     if args.openenv:
         return OpenEnvTarget(url=args.openenv, task=parse_openenv_task(args.openenv_task))
     if not (args.env_key or args.instance):
-        return McpTarget(urls=list(args.mcp))
+        headers = dict(header(item) for item in args.headers)
+        remember_secret_values(list(headers.values()))
+        return McpTarget(urls=list(args.mcp), stdio=list(args.stdio), headers=headers)
     instance = {
         "env_key": args.env_key,
         "instance": args.instance,
@@ -99,8 +121,9 @@ def target_from_args(args: argparse.Namespace) -> Target:
 
 
 def has_target(args: argparse.Namespace) -> bool:
-    """True when the command line names an env (ENV_KEY, --instance, --mcp or --openenv)."""
-    return bool(args.env_key or args.instance or args.mcp or args.openenv)
+    """True when the command line names an env (ENV_KEY, --instance, --mcp, --stdio or
+    --openenv)."""
+    return bool(args.env_key or args.instance or args.mcp or args.stdio or args.openenv)
 
 
 def add_repeatable(
@@ -118,6 +141,21 @@ def key_value(item: str, option: str) -> tuple[str, str]:
     return key, value
 
 
+HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""An HTTP header name (RFC 9110 token)."""
+
+
+def header(item: str) -> tuple[str, str]:
+    """`Name: value` as (name, value); EnvError (exit 2) when it is not that."""
+    name, sep, value = item.partition(":")
+    name, value = name.strip(), value.strip()
+    if not sep or not HEADER_NAME.fullmatch(name) or not value:
+        raise EnvError(f"--header expects 'Name: value', got {one_line(item, 40)!r}")
+    if any(c in value for c in "\r\n\0"):
+        raise EnvError(f"--header {name}: the value holds a line break or NUL")
+    return name, value
+
+
 def parse_openenv_task(text: str | None) -> tuple[str, int] | None:
     """`SPLIT:INDEX` as (split, index); EnvError (exit 2) when it is not that."""
     if text is None:
@@ -131,22 +169,26 @@ def parse_openenv_task(text: str | None) -> tuple[str, int] | None:
 def check_target_args(args: argparse.Namespace) -> None:
     """Reject target options that cannot work together, before anything is provisioned."""
     fleet = bool(args.env_key or args.instance or args.local)
-    if args.openenv and (fleet or args.mcp):
+    mcp = bool(args.mcp or args.stdio)
+    if args.openenv and (fleet or mcp):
         raise EnvError(
-            "--openenv cannot be combined with a Fleet env key, --instance, --local or --mcp"
+            "--openenv cannot be combined with a Fleet env key, --instance, --local, --mcp or "
+            "--stdio"
         )
-    if args.mcp and (args.env_key or args.instance):
-        raise EnvError("--mcp cannot be combined with a Fleet env key or --instance")
+    if mcp and (args.env_key or args.instance):
+        raise EnvError("--mcp and --stdio cannot be combined with a Fleet env key or --instance")
+    if args.headers and not args.mcp:
+        raise EnvError("--header is sent to --mcp endpoints: add --mcp URL")
     if args.openenv_task and not args.openenv:
         raise EnvError("--openenv-task picks a task of an OpenEnv server: add --openenv URL")
     if args.local and args.base_url:
         raise EnvError("--local and --base-url are alternatives: pick one")
     if args.env_key and args.instance:
         raise EnvError("give either ENV_KEY to provision or --instance ID to attach, not both")
-    if not (args.openenv or args.mcp or args.env_key or args.instance):
+    if not (args.openenv or mcp or args.env_key or args.instance):
         raise EnvError(
             "no target: give ENV_KEY (with --local for the embedded host), "
-            "--instance ID, --openenv URL or --mcp URL"
+            "--instance ID, --openenv URL, --mcp URL or --stdio COMMAND"
         )
 
 

@@ -8,7 +8,7 @@ from fleet_tui.commands.client_options import HeadlessAnswers, add_root_argument
 from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
-from fleet_tui.envs.base import Env, Tool
+from fleet_tui.envs.base import EndpointStatus, Env, Tool
 from fleet_tui.text import one_line, visible
 
 
@@ -42,9 +42,7 @@ def run(args: argparse.Namespace) -> int:
         for tool in tools:
             groups.setdefault(tool.endpoint, []).append(tool)
         for url, owned in groups.items():
-            status = statuses.get(url)
-            state = f"  ({status.state.value}, owns {len(owned)} of its {status.tool_count} tools)"
-            out(f"{url or 'tools'}{state if status else ''}")
+            out(f"{url or 'tools'}{endpoint_state(statuses.get(url), len(owned))}")
             if owned:
                 rows = [[visible(tool.name), tool_line(tool)] for tool in owned]
                 for line in table(rows, ["TOOL", "DESCRIPTION"]).split("\n"):
@@ -55,6 +53,14 @@ def run(args: argparse.Namespace) -> int:
 
     with server:
         return run_on_env(target, work, answers.serve(server.handlers))
+
+
+def endpoint_state(status: EndpointStatus | None, owned: int) -> str:
+    """`  (up, over SSE, owns 3 of its 4 tools)`; nothing for tools of no known endpoint."""
+    if status is None:
+        return ""
+    over = ", over SSE" if status.transport == "sse" else ""
+    return f"  ({status.state.value}{over}, owns {owned} of its {status.tool_count} tools)"
 
 
 def tool_line(tool: Tool) -> str:

@@ -200,9 +200,14 @@ class EndpointState(StrEnum):
 
 class EndpointStatus(BaseModel):
     url: str
+    """The endpoint's name: its URL, or `stdio: COMMAND` for a server run over stdio."""
     state: EndpointState = EndpointState.CONNECTING
     tool_count: int = 0
     error: str | None = None
+    transport: Literal["http", "sse", "stdio"] = "http"
+    """How it is reached: "sse" when an HTTP endpoint answered as an SSE endpoint."""
+    output: list[str] = Field(default_factory=list)
+    """The last lines a stdio server wrote on stderr."""
 
 
 class EnvInfo(BaseModel):

@@ -14,12 +14,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from fleet_tui.envs.base import EndpointState, EndpointStatus
 from fleet_tui.envs.errors import is_retryable
 from fleet_tui.envs.mcp_client import ClientHandlers
-from fleet_tui.text import describe_error, leaf_errors
+from fleet_tui.envs.mcp_transports import EndpointSpec, Transport
+from fleet_tui.text import describe_error, leaf_errors, one_line
 
 if TYPE_CHECKING:
     import mcp.types
@@ -78,17 +79,19 @@ class McpEndpoint:
 
     def __init__(
         self,
-        url: str,
-        headers: dict[str, str],
+        spec: EndpointSpec,
         timeouts: Timeouts,
         handlers: ClientHandlers | None = None,
+        child_stderr: TextIO | None = None,
     ) -> None:
-        self.url = url
-        self.headers = headers
+        self.spec = spec
+        self.url = spec.name
         self.timeouts = timeouts
         self.handlers = handlers or ClientHandlers()
         """What the session does with what the server sends on its own (read at each open)."""
-        self.status = EndpointStatus(url=url)
+        self.child_stderr = child_stderr
+        """Where a stdio server's stderr is echoed besides `status.output` (None: nowhere)."""
+        self.status = EndpointStatus(url=spec.name, transport=spec.first_transport)
         self._session: ClientSession | None = None
         self._owner: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
@@ -133,44 +136,54 @@ class McpEndpoint:
                 await self.set_log_level(self.handlers.log_level)
 
     async def _own(self) -> None:
-        import httpx2
-        from mcp.client.session import ClientSession
-        from mcp.client.streamable_http import streamable_http_client
-
-        from fleet_tui.envs.mcp_http import MAX_REPLY_BYTES, GuardedTransport
-
-        # The mcp transport's own defaults: a response stream may stay quiet for minutes.
-        timeout = httpx2.Timeout(30.0, read=300.0)
         try:
-            async with (
-                httpx2.AsyncClient(
-                    headers=self.headers,
-                    timeout=timeout,
-                    transport=GuardedTransport(
-                        self.url, on_exchange=self.handlers.http_tap(self.url)
-                    ),
-                ) as http_client,
-                streamable_http_client(
-                    self.url, http_client=http_client, max_sse_event_size=MAX_REPLY_BYTES
-                ) as (read, write),
-                ClientSession(
-                    *self.handlers.streams(self.url, read, write),
-                    **self.handlers.session_options(self.url),
-                ) as session,
-            ):
-                await session.initialize()
-                self._session = session
-                self._set_state(EndpointState.UP)
-                self._connected.set()
-                await self._park(session)
+            try:
+                await self._serve(self.status.transport)
+            except Exception as error:
+                if not await self._answers_as_sse(error):
+                    raise
+                await self._serve("sse")
         except Exception as error:  # includes ExceptionGroup from the transport's task group
             self._failure = describe_error(error)
+            if self.spec.argv and self.status.output:
+                self._failure += f" (its stderr ends: {one_line(self.status.output[-1], 200)})"
             self._retryable = is_retryable(error)
         finally:
             self._session = None
             self._connected.set()
             if not self._stop.is_set():
                 self._set_state(EndpointState.DOWN, self._failure or "connection closed")
+
+    async def _serve(self, transport: Transport) -> None:
+        """Connect over `transport`, initialize, and stay connected until asked to stop."""
+        from mcp.client.session import ClientSession
+
+        from fleet_tui.envs.mcp_transports import ChildOutput, opened
+
+        output = ChildOutput(self.status.output, self.child_stderr, self.spec.program)
+        async with (
+            opened(self.spec, transport, output, self.handlers.http_tap(self.url)) as (read, write),
+            ClientSession(
+                *self.handlers.streams(self.url, read, write),
+                **self.handlers.session_options(self.url),
+            ) as session,
+        ):
+            await session.initialize()
+            self._session = session
+            self._set_state(EndpointState.UP)
+            self._connected.set()
+            await self._park(session)
+
+    async def _answers_as_sse(self, error: Exception) -> bool:
+        """After streamable HTTP was refused, before any session: whether the URL answers like
+        an SSE endpoint, which the endpoint then speaks (now and on reconnecting)."""
+        from fleet_tui.envs.mcp_transports import serves_sse
+
+        refused = not (self._connected.is_set() or is_connection_failure(error))
+        if self.status.transport != "http" or not refused or not await serves_sse(self.spec):
+            return False
+        self.status.transport = "sse"
+        return True
 
     async def _park(self, session: ClientSession) -> None:
         """Wait for the stop event, pinging the server now and then to notice it dying."""

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from fleet_tui.envs.base import (
     EndpointState,
@@ -33,6 +33,7 @@ from fleet_tui.envs.mcp_endpoint import (
     UnreadableReply,
     keep_mcp_logs_off_the_terminal,
 )
+from fleet_tui.envs.mcp_transports import EndpointSpec
 from fleet_tui.envs.results import error_result, tool_from_mcp, tool_result_from_mcp
 from fleet_tui.envs.tool_call import tool_call
 from fleet_tui.text import describe_error, visible
@@ -52,18 +53,24 @@ class McpUnion:
         self,
         urls: Sequence[str],
         *,
+        stdio: Sequence[str] = (),
         headers: dict[str, str] | None = None,
         handlers: ClientHandlers | None = None,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
         attempts: int = 3,
         backoff_s: float = 0.25,
+        child_stderr: TextIO | None = None,
     ) -> None:
-        if not urls:
+        """`urls` are HTTP endpoints (sent `headers`), `stdio` commands of servers to run; a
+        stdio server's stderr is kept in its endpoint's status and echoed to `child_stderr`."""
+        specs = [EndpointSpec.http(url, headers) for url in urls]
+        specs += [EndpointSpec.stdio(line) for line in stdio]
+        if not specs:
             raise EnvError("no MCP endpoint to connect to")
         keep_mcp_logs_off_the_terminal()
         self.handlers = handlers or ClientHandlers()
         self._endpoints = [
-            McpEndpoint(url, dict(headers or {}), timeouts, self.handlers) for url in urls
+            McpEndpoint(spec, timeouts, self.handlers, child_stderr) for spec in specs
         ]
         self.timeouts = timeouts
         self.attempts = attempts
@@ -104,6 +111,9 @@ class McpUnion:
         if not any(endpoint.is_up for endpoint in self._endpoints):
             raise EnvError("could not connect to any MCP endpoint: " + failures(failed))
         self._warnings = [f"MCP endpoint failed: {failures([e])}" for e in failed]
+        for endpoint in endpoints:
+            if endpoint.is_up and endpoint.status.transport == "sse":
+                say(progress, f"{endpoint.url} answered as an SSE endpoint: speaking SSE to it")
         up = len(endpoints) - len(failed)
         say(
             progress,
@@ -337,9 +347,21 @@ def say(progress: Progress | None, line: str) -> None:
 class McpEnv:
     """An Env over plain MCP endpoints (an `McpTarget`): tools and calls, no reset."""
 
-    def __init__(self, target: McpTarget, *, timeouts: Timeouts = DEFAULT_TIMEOUTS) -> None:
+    def __init__(
+        self,
+        target: McpTarget,
+        *,
+        timeouts: Timeouts = DEFAULT_TIMEOUTS,
+        child_stderr: TextIO | None = None,
+    ) -> None:
         self.info = EnvInfo(kind="mcp")
-        self.union = McpUnion(target.urls, timeouts=timeouts)
+        self.union = McpUnion(
+            target.urls,
+            stdio=target.stdio,
+            headers=target.headers,
+            timeouts=timeouts,
+            child_stderr=child_stderr,
+        )
 
     def listen(self, handlers: ClientHandlers) -> None:
         self.union.listen(handlers)

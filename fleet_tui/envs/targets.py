@@ -65,10 +65,14 @@ class McpTarget(BaseModel):
 
     kind: Literal["mcp"] = "mcp"
     urls: list[str] = Field(default_factory=list)
-    """Streamable-HTTP endpoints."""
+    """HTTP endpoints: streamable HTTP, or SSE when one answers as an SSE endpoint."""
+    stdio: list[str] = Field(default_factory=list)
+    """Command lines of servers to run, each spoken to over its stdin and stdout."""
+    headers: dict[str, str] = Field(default_factory=dict, exclude=True, repr=False)
+    """Sent to every HTTP endpoint; secrets like the API key, so never dumped."""
 
     def describe(self) -> str:
-        return "mcp " + ", ".join(self.urls)
+        return "mcp " + ", ".join([*self.urls, *(f"stdio: {line}" for line in self.stdio)])
 
 
 class OpenEnvTarget(BaseModel):

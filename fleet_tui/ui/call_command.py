@@ -19,7 +19,7 @@ from fleet_tui.envs.targets import (
     OpenEnvTarget,
     Target,
 )
-from fleet_tui.text import redact
+from fleet_tui.text import REDACTED, redact
 
 
 def target_options(target: Target, instance_id: str | None = None) -> list[str]:
@@ -34,7 +34,11 @@ def target_options(target: Target, instance_id: str | None = None) -> list[str]:
             return ["--openenv", target.url, "--openenv-task", f"{split}:{index}"]
         return ["--openenv", target.url]
     if isinstance(target, McpTarget):
-        return [word for url in target.urls for word in ("--mcp", url)]
+        return [
+            *(word for url in target.urls for word in ("--mcp", url)),
+            *(word for line in target.stdio for word in ("--stdio", line)),
+            *(word for name in target.headers for word in ("--header", f"{name}: {REDACTED}")),
+        ]
     words: list[str] = []
     if instance_id and isinstance(target, FleetTarget):
         words += ["--instance", instance_id]

@@ -72,6 +72,8 @@ def status_text(
         mark, style = ENDPOINT_STYLES.get(endpoint.state, ("?", ""))
         line.append(f"  {mark} ", style=style)
         line.append(labels[endpoint.url], style=style)
+        if endpoint.transport == "sse":
+            line.append(" via SSE", style="dim")
         if endpoint.state == EndpointState.UP:
             line.append(f" ({endpoint.tool_count})", style="dim")
     if episode.seen or (info and info.kind == "openenv"):

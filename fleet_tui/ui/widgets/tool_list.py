@@ -21,7 +21,10 @@ from fleet_tui.ui.keymap import bindings_for
 
 def endpoint_labels(urls: list[str]) -> dict[str, str]:
     """Short, distinct names for endpoint URLs: what differs in their paths (`/mcp`,
-    `/api/v1/mcp`), prefixed with `host:port` when the hosts differ."""
+    `/api/v1/mcp`), prefixed with `host:port` when the hosts differ. A name that is no URL
+    (`stdio: COMMAND`) is its own label."""
+    named = {url: one_line(url, 32) for url in urls if "://" not in url}
+    urls = [url for url in urls if url not in named]
     parsed = {url: urlparse(url) for url in urls}
     paths = {url: p.path.rstrip("/") or "/" for url, p in parsed.items()}
     common = posixpath.commonpath(list(paths.values())) if len(urls) > 1 else ""
@@ -31,7 +34,7 @@ def endpoint_labels(urls: list[str]) -> dict[str, str]:
     for url in urls:
         rest = paths[url][len(common) :] or paths[url]
         labels[url] = one_line((parsed[url].netloc if len(hosts) > 1 else "") + rest, 32)
-    return labels
+    return labels | named
 
 
 def fuzzy_rank(query: str, tools: list[Tool]) -> list[tuple[Tool, list[int]]]:

@@ -1,0 +1,223 @@
+"""Transports: `--mcp URL` over streamable HTTP or, when the URL answers as an SSE endpoint,
+SSE; `--stdio 'COMMAND ARGS'` runs a server as a child process (its stderr kept, the child
+stopped with fleet-tui); `--header 'Name: value'` reaches HTTP endpoints and is never shown or
+recorded. Against server-everything (npm), mcp-server-time (PyPI) and servers of the tests'
+own."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.envs.base import EndpointState, EndpointStatus
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import McpTarget
+from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.session.recording_env import RecordingEnv
+from fleet_tui.ui.call_command import call_command
+from tests.cli_run import assert_one_line_error, child_env, fleet_tui
+from tests.fixtures.mcp_servers import BEARER_SEEN
+
+STDIO_SERVER = Path(__file__).parent / "fixtures" / "stdio_server.py"
+STDIO_COMMAND = shlex.join([sys.executable, str(STDIO_SERVER)])
+TOKEN = "tok-header-never-shown-5150"
+
+
+@pytest.fixture(params=["http", "sse", "stdio"])
+def everything_over(request, everything) -> tuple[str, list[str]]:
+    """(transport, the target options) of server-everything in each of its modes."""
+    if request.param == "stdio":
+        return "stdio", ["--stdio", everything.stdio_command]
+    served = request.getfixturevalue(f"everything_{request.param}")
+    return request.param, ["--mcp", served.url]
+
+
+def test_server_everything_lists_its_tools_over_each_transport(everything_over):
+    transport, options = everything_over
+    result = fleet_tui("tools", *options, "--json")
+
+    assert result.returncode == 0, result.stderr
+    listed = json.loads(result.stdout)
+    assert {"echo", "get-sum", "get-tiny-image"} <= {tool["name"] for tool in listed["tools"]}
+    (endpoint,) = listed["endpoints"]
+    assert (endpoint["state"], endpoint["transport"]) == ("up", transport)
+
+
+def test_server_everything_answers_a_call_over_each_transport(everything_over):
+    _, options = everything_over
+    result = fleet_tui("call", *options, "get-sum", "--args", '{"a": 2, "b": 40}')
+
+    assert result.returncode == 0, result.stderr
+    assert "The sum of 2 and 40 is 42." in result.stdout
+
+
+def test_an_sse_endpoint_is_spoken_to_over_sse_and_says_so(everything_sse):
+    result = fleet_tui("tools", "--mcp", everything_sse.url)
+
+    assert result.returncode == 0, result.stderr
+    assert f"{everything_sse.url} answered as an SSE endpoint: speaking SSE to it" in result.stderr
+    assert f"{everything_sse.url}  (up, over SSE, owns 13 of its 13 tools)" in result.stdout
+
+
+def test_the_status_bar_marks_an_endpoint_reached_over_sse():
+    from fleet_tui.controller import Episode
+    from fleet_tui.ui.widgets.status_bar import status_text
+
+    sse = EndpointStatus(url="http://h:1/sse", state=EndpointState.UP, transport="sse")
+    line = status_text("", None, [sse], Episode(), state="connected", connected_at=None)
+    assert "/sse via SSE (0)" in line.plain
+
+
+def test_a_pypi_stdio_server_answers_through_stdio(mcp_server_time):
+    listed = fleet_tui("tools", "--stdio", mcp_server_time, "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert {"get_current_time", "convert_time"} <= {
+        t["name"] for t in json.loads(listed.stdout)["tools"]
+    }
+
+    called = fleet_tui(
+        "call", "--stdio", mcp_server_time, "get_current_time", "--args", '{"timezone": "UTC"}'
+    )
+    assert called.returncode == 0, called.stderr
+    assert '"timezone": "UTC"' in called.stdout
+
+
+def test_stdio_and_http_endpoints_mix_in_one_union(mcp_alpha):
+    result = fleet_tui("tools", "--stdio", STDIO_COMMAND, "--mcp", mcp_alpha.url, "--json")
+
+    assert result.returncode == 0, result.stderr
+    listed = json.loads(result.stdout)
+    owners = {tool["name"]: tool["endpoint"] for tool in listed["tools"]}
+    assert owners["wait"] == f"stdio: {STDIO_COMMAND}"
+    assert owners["echo"] == mcp_alpha.url, "a clash goes to the first endpoint, --mcp ones first"
+    assert [e["transport"] for e in listed["endpoints"]] == ["http", "stdio"]
+
+
+def test_headless_a_stdio_servers_stderr_goes_to_stderr():
+    result = fleet_tui("call", "--stdio", STDIO_COMMAND, "echo", "-a", "text=hi")
+
+    assert result.returncode == 0, result.stderr
+    program = os.path.basename(sys.executable)
+    assert f"[{program}] pid " in result.stderr
+
+
+async def test_in_the_app_a_stdio_servers_stderr_is_kept_and_the_child_stops_on_close():
+    env = make_env(McpTarget(stdio=[STDIO_COMMAND]))
+    await env.connect()
+    (endpoint,) = env.endpoints()
+    pid = int(endpoint.output[0].removeprefix("pid "))
+    assert alive(pid)
+
+    await env.close()
+    assert gone_soon(pid)
+
+
+def test_a_stdio_server_that_dies_at_start_says_why_in_its_own_words():
+    dying = shlex.join([sys.executable, str(STDIO_SERVER), "--die", "missing API_TOKEN"])
+    result = fleet_tui("tools", "--stdio", dying)
+    assert_one_line_error(result, 2, "(its stderr ends: missing API_TOKEN)")
+
+    missing = fleet_tui("tools", "--stdio", "no-such-mcp-server --port 1")
+    assert_one_line_error(missing, 2, "cannot start 'no-such-mcp-server': no such command")
+
+
+def test_sigterm_stops_the_stdio_server_with_the_command():
+    command = [sys.executable, "-m", "fleet_tui", "call", "--stdio", STDIO_COMMAND]
+    child = subprocess.Popen(
+        [*command, "wait", "-a", "seconds=60"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        env=child_env(),
+    )
+    try:
+        pid = None
+        assert child.stderr is not None
+        for line in child.stderr:
+            if "] pid " in line:
+                pid = int(line.rsplit(" ", 1)[1])
+                break
+        assert pid is not None and alive(pid)
+        time.sleep(1.0)  # the call is under way
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == 128 + signal.SIGTERM
+        assert gone_soon(pid)
+    finally:
+        if child.poll() is None:
+            child.kill()
+
+
+def test_a_header_reaches_the_server_and_is_never_printed(mcp_alpha):
+    BEARER_SEEN["alpha"].clear()
+    result = fleet_tui(
+        *["call", "--mcp", mcp_alpha.url, "--header", f"Authorization: Bearer {TOKEN}"],
+        *["echo", "-a", f"text=the token is {TOKEN}", "--json"],
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert f"Bearer {TOKEN}" in BEARER_SEEN["alpha"]
+    assert TOKEN not in result.stdout + result.stderr
+    assert "the token is [redacted]" in result.stdout
+
+
+async def test_a_header_never_reaches_the_session_file(mcp_alpha, tmp_path):
+    parser = argparse.ArgumentParser()
+    add_target_arguments(parser)
+    args = parser.parse_args(["--mcp", mcp_alpha.url, "--header", f"X-Api-Token: {TOKEN}"])
+    target = target_from_args(args)
+    path = tmp_path / "s.jsonl"
+    with SessionRecorder(path) as recorder:
+        env = RecordingEnv(make_env(target), recorder, target)
+        try:
+            await env.connect()
+            await env.call_tool("echo", {"text": f"token {TOKEN}"})
+        finally:
+            await env.close()
+
+    text = path.read_text()
+    assert "token [redacted]" in text
+    assert TOKEN not in text and "X-Api-Token" not in text
+
+
+def test_bad_headers_are_refused_in_plain_words(mcp_alpha):
+    no_colon = fleet_tui("tools", "--mcp", mcp_alpha.url, "--header", "Authorization Bearer x")
+    assert_one_line_error(no_colon, 2, "--header expects 'Name: value'")
+    no_mcp = fleet_tui("tools", "--stdio", STDIO_COMMAND, "--header", "A: b")
+    assert_one_line_error(no_mcp, 2, "--header is sent to --mcp endpoints")
+
+
+def test_the_copied_command_names_stdio_servers_and_hides_header_values():
+    target = McpTarget(
+        urls=["http://h:1/mcp"], stdio=["srv --port 2"], headers={"Authorization": "Bearer z"}
+    )
+    assert call_command(target, "echo", {}) == (
+        "fleet-tui call --mcp http://h:1/mcp --stdio 'srv --port 2' "
+        "--header 'Authorization: [redacted]' -- echo"
+    )
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def gone_soon(pid: int, within_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
