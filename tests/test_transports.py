@@ -78,6 +78,18 @@ def test_the_status_bar_marks_an_endpoint_reached_over_sse():
     assert "/sse via SSE (0)" in line.plain
 
 
+def test_a_stdio_endpoint_is_labelled_by_its_program_beside_http_ones():
+    from fleet_tui.ui.widgets.tool_list import endpoint_labels
+
+    stdio = "stdio: /usr/local/bin/node server.js --port 1"
+    labels = endpoint_labels(["http://h/a/mcp", "http://h/b/mcp", stdio])
+    assert labels == {
+        "http://h/a/mcp": "/a/mcp",
+        "http://h/b/mcp": "/b/mcp",
+        stdio: "stdio: node server.js --port 1",
+    }
+
+
 def test_a_pypi_stdio_server_answers_through_stdio(mcp_server_time):
     listed = fleet_tui("tools", "--stdio", mcp_server_time, "--json")
     assert listed.returncode == 0, listed.stderr
@@ -221,3 +233,23 @@ def gone_soon(pid: int, within_s: float = 10.0) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+async def test_the_app_shows_a_stdio_servers_stderr_and_stops_it_on_quitting(mcp_alpha):
+    from fleet_tui.ui.app import FleetTuiApp
+    from fleet_tui.ui.screens.endpoints import EndpointsScreen
+    from tests.app_driver import SIZE, screen_text, wait_connected, wait_for
+
+    app = FleetTuiApp(McpTarget(urls=[mcp_alpha.url], stdio=[STDIO_COMMAND]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        stdio = app.controller.env.endpoints()[1]
+        pid = int(stdio.output[0].removeprefix("pid "))
+        await app.run_action("show_endpoints")  # what the palette's entry runs
+        await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
+        shown = screen_text(app)
+        assert f"stdio: {STDIO_COMMAND}"[:60] in shown
+        assert "stdio · up · 2 tools" in shown and f"pid {pid}" in shown
+        assert "streamable HTTP · up" in shown
+        await pilot.press("ctrl+q")
+    assert gone_soon(pid)

@@ -15,6 +15,7 @@ from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import describe_error
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.call_command import target_options
+from fleet_tui.ui.screens.endpoints import EndpointsScreen
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.tool_panel import form_arguments
 
@@ -123,6 +124,10 @@ class ConnectionSetup(AppPart):
         else:
             command = " ".join(["fleet-tui", *target_options(target, info.instance_id)])
             self.keep_note.append(f"Attach again with: {command}")
+
+    def action_show_endpoints(self) -> None:
+        env = self.controller.env
+        self.push_screen(EndpointsScreen(env.endpoints() if env is not None else []))
 
     def action_reconnect(self) -> None:
         if self.shutting_down:

@@ -18,6 +18,7 @@ class Action:
 
     name: str
     key: str
+    """"" for an action reached through the command palette (ctrl+p) only."""
     description: str
     area: str = "global"
     short: str = ""
@@ -63,6 +64,13 @@ ACTIONS: list[Action] = [
     Action("focus_filter", "slash", "Filter tools", show=False),
     Action("show_tools", "f2", "Show the tool list", short="Tools"),
     Action("show_history", "f3", "Show the history", short="History"),
+    Action(
+        "show_endpoints",
+        "",
+        "Show the MCP endpoints (and what stdio servers wrote on stderr)",
+        short="Endpoints",
+        show=False,
+    ),
     Action("show_log", "f9", "Show the servers' log messages", short="Log", show=False),
     Action(
         "show_protocol",
@@ -175,7 +183,7 @@ def bindings_for(area: str) -> list[Binding]:
     return [
         Binding(a.key, a.name, a.short or a.description, show=a.show, priority=a.priority)
         for a in ACTIONS
-        if a.area == area
+        if a.area == area and a.key
     ]
 
 
@@ -189,4 +197,4 @@ def palette_actions() -> list[Action]:
 
 
 def key_label(key: str) -> str:
-    return {"slash": "/", "escape": "esc"}.get(key, key)
+    return {"slash": "/", "escape": "esc", "": "ctrl+p"}.get(key, key)

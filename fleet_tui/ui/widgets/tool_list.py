@@ -22,8 +22,8 @@ from fleet_tui.ui.keymap import bindings_for
 def endpoint_labels(urls: list[str]) -> dict[str, str]:
     """Short, distinct names for endpoint URLs: what differs in their paths (`/mcp`,
     `/api/v1/mcp`), prefixed with `host:port` when the hosts differ. A name that is no URL
-    (`stdio: COMMAND`) is its own label."""
-    named = {url: one_line(url, 32) for url in urls if "://" not in url}
+    (`stdio: /usr/bin/node server.js`) is its own label, its program without its folder."""
+    named = {url: one_line(program_label(url), 32) for url in urls if "://" not in url}
     urls = [url for url in urls if url not in named]
     parsed = {url: urlparse(url) for url in urls}
     paths = {url: p.path.rstrip("/") or "/" for url, p in parsed.items()}
@@ -35,6 +35,13 @@ def endpoint_labels(urls: list[str]) -> dict[str, str]:
         rest = paths[url][len(common) :] or paths[url]
         labels[url] = one_line((parsed[url].netloc if len(hosts) > 1 else "") + rest, 32)
     return labels | named
+
+
+def program_label(name: str) -> str:
+    """`stdio: /usr/bin/node server.js` as `stdio: node server.js`."""
+    prefix, sep, command = name.partition(": ")
+    program, space, rest = command.partition(" ")
+    return f"{prefix}{sep}{posixpath.basename(program)}{space}{rest}" if sep else name
 
 
 def fuzzy_rank(query: str, tools: list[Tool]) -> list[tuple[Tool, list[int]]]:
