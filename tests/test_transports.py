@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
-from fleet_tui.envs.base import EndpointState, EndpointStatus
+from fleet_tui.envs.base import EndpointState, EndpointStatus, EnvError
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session.recorder import SessionRecorder
@@ -253,3 +253,17 @@ async def test_the_app_shows_a_stdio_servers_stderr_and_stops_it_on_quitting(mcp
         assert "streamable HTTP · up" in shown
         await pilot.press("ctrl+q")
     assert gone_soon(pid)
+
+
+async def test_a_stdio_servers_endless_stderr_line_is_kept_in_bounded_pieces(tmp_path):
+    from fleet_tui.envs.mcp_transports import OUTPUT_LINE_CHARS, OUTPUT_LINES
+
+    flood = tmp_path / "flood.py"
+    flood.write_text("import sys\nsys.stderr.write('x' * 10_000_000)\nsys.exit(1)\n")
+    env = make_env(McpTarget(stdio=[shlex.join([sys.executable, str(flood)])]))
+    with pytest.raises(EnvError, match="its stderr ends: x"):
+        await env.connect()
+    (endpoint,) = env.endpoints()
+    await env.close()
+    assert len(endpoint.output) == OUTPUT_LINES
+    assert {len(line) for line in endpoint.output} == {OUTPUT_LINE_CHARS}

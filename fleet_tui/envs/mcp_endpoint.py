@@ -147,7 +147,8 @@ class McpEndpoint:
             self._failure = describe_error(error)
             if self.spec.argv and self.status.output:
                 self._failure += f" (its stderr ends: {one_line(self.status.output[-1], 200)})"
-            self._retryable = is_retryable(error)
+            # A server we start that ends at once would end again: not retried.
+            self._retryable = is_retryable(error) and not self.spec.argv
         finally:
             self._session = None
             self._connected.set()

@@ -36,7 +36,7 @@ STDIO_PREFIX = "stdio: "
 OUTPUT_LINES = 200
 """How many of a child's last stderr lines are kept."""
 OUTPUT_LINE_CHARS = 2000
-"""Longer stderr lines are cut to this many characters."""
+"""Longer stderr lines are split into pieces of this many bytes."""
 SSE_PROBE_TIMEOUT_S = 10.0
 
 
@@ -96,8 +96,9 @@ class ChildOutput:
 
     def _read(self, read_fd: int) -> None:
         with os.fdopen(read_fd, "rb") as pipe:
-            for raw in pipe:
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")[:OUTPUT_LINE_CHARS]
+            # A line longer than the bound comes in pieces, each kept as a line of its own.
+            for raw in iter(lambda: pipe.readline(OUTPUT_LINE_CHARS), b""):
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 self.lines.append(line)
                 del self.lines[:-OUTPUT_LINES]
                 if self.echo is not None:
