@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -267,3 +269,29 @@ async def test_a_stdio_servers_endless_stderr_line_is_kept_in_bounded_pieces(tmp
     await env.close()
     assert len(endpoint.output) == OUTPUT_LINES
     assert {len(line) for line in endpoint.output} == {OUTPUT_LINE_CHARS}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["sigterm", "sighup"]
+)
+def test_a_signal_to_the_app_stops_its_stdio_server(tmp_path, sig, code):
+    from tests.test_app_signals import Terminal, wait_until
+
+    command = [sys.executable, "-m", "fleet_tui", "--stdio", STDIO_COMMAND, "--no-record"]
+    terminal = Terminal(tmp_path, child_env(), *command)
+    try:
+        wait_until(lambda: "2/2 tools" in terminal.screen(), "the app to list the tools")
+        terminal.tmux("send-keys", "-t", "app", "F9")
+        shown = wait_until(lambda: re.search(r"pid (\d+)", terminal.screen()), "its stderr")
+        pid = int(shown.group(1))
+        assert alive(pid)
+        os.kill(terminal.pid, sig)
+
+        assert terminal.exit_code() == code, terminal.screen()
+        assert gone_soon(pid)
+    finally:
+        if not terminal.ended:
+            os.kill(terminal.pid, signal.SIGKILL)
+        terminal.close()
