@@ -288,7 +288,11 @@ def test_a_signal_to_the_app_stops_its_stdio_server(tmp_path, sig, code):
     terminal = Terminal(tmp_path, child_env(), *command)
     try:
         wait_until(lambda: "2/2 tools" in terminal.screen(), "the app to list the tools")
-        terminal.tmux("send-keys", "-t", "app", "F9")
+        terminal.tmux("send-keys", "-t", "app", "C-p")  # the palette's "Show the MCP endpoints"
+        wait_until(lambda: "Search for commands" in terminal.screen(), "the palette")
+        terminal.tmux("send-keys", "-t", "app", "-l", "MCP endpoints")
+        wait_until(lambda: "stderr" in terminal.screen(), "the palette's entry")
+        terminal.tmux("send-keys", "-t", "app", "Enter")
         shown = wait_until(lambda: re.search(r"pid (\d+)", terminal.screen()), "its stderr")
         pid = int(shown.group(1))
         assert alive(pid)
