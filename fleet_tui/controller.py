@@ -32,10 +32,12 @@ from fleet_tui.envs.capabilities import (
     HearsServer,
     Reconnectable,
     ResetsIntoTask,
+    ServesCatalog,
     SetsLogLevel,
     unwrapped,
 )
 from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.server_events import (
     ListChanged,
@@ -255,6 +257,11 @@ class SessionController:
     @property
     def computer_use(self) -> bool:
         return any(t.name == COMPUTER_TOOL for t in self.tools)
+
+    def catalog(self) -> McpCatalog | None:
+        """The env's resources, templates and prompts when it speaks MCP and is connected."""
+        env = unwrapped(self.env)
+        return env.catalog() if self.connected and isinstance(env, ServesCatalog) else None
 
     def tool_named(self, name: str) -> Tool | None:
         return next((t for t in self.tools if t.name == name), None)

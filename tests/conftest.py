@@ -4,6 +4,7 @@ pytest_plugins = [
     "tests.fixtures.local_host",
     "tests.fixtures.mcp_servers",
     "tests.fixtures.asking_server",
+    "tests.fixtures.catalog_server",
     "tests.fixtures.markup_server",
     "tests.fixtures.openenv_servers",
     "tests.fixtures.raw_mcp",

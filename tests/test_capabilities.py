@@ -13,6 +13,7 @@ from fleet_tui.envs.capabilities import (
     Heartbeating,
     Reconnectable,
     ResetsIntoTask,
+    ServesCatalog,
     SetsLogLevel,
     unwrapped,
 )
@@ -29,14 +30,25 @@ CAPABILITIES = [
     FleetInstance,
     Heartbeating,
     SetsLogLevel,
+    ServesCatalog,
 ]
 
 OFFERED = {
     "fleet": (
         LocalTarget(env_key="tracker"),
-        {Reconnectable, HasSqliteResources, FleetInstance, Heartbeating, SetsLogLevel},
+        {
+            Reconnectable,
+            HasSqliteResources,
+            FleetInstance,
+            Heartbeating,
+            SetsLogLevel,
+            ServesCatalog,
+        },
     ),
-    "mcp": (McpTarget(urls=["http://127.0.0.1:9/mcp"]), {Reconnectable, SetsLogLevel}),
+    "mcp": (
+        McpTarget(urls=["http://127.0.0.1:9/mcp"]),
+        {Reconnectable, SetsLogLevel, ServesCatalog},
+    ),
     "openenv": (
         OpenEnvTarget(url="http://127.0.0.1:9"),
         {Reconnectable, HasTaskRoutes, ResetsIntoTask},

@@ -74,12 +74,14 @@ class Tool(BaseModel):
     title: str | None = None
     input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
     output_schema: dict[str, Any] | None = None
-    annotations: dict[str, Any] | None = None
-    """The server's hints about the tool (read-only, destructive, ...), as listed."""
     endpoint: str = ""
     """The URL (or other label) of the endpoint that answers calls to this tool."""
     broken: str | None = None
     """Why the tool cannot be used (its listing was rejected), or None."""
+    annotations: dict[str, Any] | None = None
+    """The server's hints as on the wire: title, readOnlyHint, destructiveHint, ..."""
+    task_support: str | None = None
+    """`execution.taskSupport`: "required" when the tool only runs as a task."""
 
 
 class ToolConflict(BaseModel):
@@ -91,11 +93,13 @@ class ToolConflict(BaseModel):
 
 
 # ---------------------------------------------------------------------------------------------
-# Results: an ordered list of content blocks
+# Results: an ordered list of content blocks. Each keeps the server's content annotations
+# (audience, priority, lastModified) as they arrived on the wire.
 
 
 class TextBlock(BaseModel):
     type: Literal["text"] = "text"
+    annotations: dict[str, Any] | None = None
     text: str
 
     def parsed_json(self) -> Any | None:
@@ -111,12 +115,14 @@ class TextBlock(BaseModel):
 
 class ImageBlock(BaseModel):
     type: Literal["image"] = "image"
+    annotations: dict[str, Any] | None = None
     mime_type: str = "image/png"
     data: Base64Bytes
 
 
 class AudioBlock(BaseModel):
     type: Literal["audio"] = "audio"
+    annotations: dict[str, Any] | None = None
     mime_type: str = "audio/wav"
     data: Base64Bytes
 
@@ -125,6 +131,7 @@ class ResourceBlock(BaseModel):
     """An embedded resource: text or binary contents at a URI."""
 
     type: Literal["resource"] = "resource"
+    annotations: dict[str, Any] | None = None
     uri: str
     mime_type: str | None = None
     text: str | None = None
@@ -133,6 +140,7 @@ class ResourceBlock(BaseModel):
 
 class ResourceLinkBlock(BaseModel):
     type: Literal["resource_link"] = "resource_link"
+    annotations: dict[str, Any] | None = None
     uri: str
     name: str = ""
     description: str | None = None

@@ -15,6 +15,7 @@ from fleet_tui.envs.base import Env, EnvInfo, Progress, Task
 if TYPE_CHECKING:
     import fleet
 
+    from fleet_tui.envs.mcp_catalog import McpCatalog
     from fleet_tui.envs.mcp_client import ClientHandlers
 
 
@@ -106,3 +107,11 @@ class SetsLogLevel(Protocol):
     async def set_log_level(self, level: str) -> list[str]:
         """One line per server that could not take the level (none: all did)."""
         ...
+
+
+@runtime_checkable
+class ServesCatalog(Protocol):
+    """Speaks MCP, so its servers' resources, resource templates and prompts can be listed,
+    read and got (`McpCatalog`); raises EnvError while not connected."""
+
+    def catalog(self) -> McpCatalog: ...

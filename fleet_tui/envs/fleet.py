@@ -31,6 +31,7 @@ from fleet_tui.text import error_message, flat, redact
 if TYPE_CHECKING:
     import fleet
 
+    from fleet_tui.envs.mcp_catalog import McpCatalog
     from fleet_tui.envs.targets import LocalTarget
     from fleet_tui.local.runner import LocalHost
 
@@ -293,6 +294,9 @@ class FleetEnv:
         if self.union is None:
             raise EnvError("not connected")
         return self.union
+
+    def catalog(self) -> McpCatalog:
+        return self._connected_union().catalog
 
     async def list_tools(self, refresh: bool = False) -> list[Tool]:
         return await self._connected_union().list_tools(refresh)

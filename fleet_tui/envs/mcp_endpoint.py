@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from fleet_tui.envs.base import EndpointState, EndpointStatus
 from fleet_tui.envs.errors import is_retryable
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 MAX_TOOL_PAGES = 100
-"""How many tools/list pages one listing follows before it stops (a server may never stop
-returning a next cursor)."""
+"""How many pages one listing (of tools, resources, templates or prompts) follows before it
+stops (a server may never stop returning a next cursor)."""
 
 
 @dataclass(frozen=True)
@@ -280,29 +280,46 @@ class McpEndpoint:
 
     async def list_tools(self) -> list[mcp.types.Tool]:
         """All tools of this endpoint, following pagination cursors up to MAX_TOOL_PAGES pages."""
+        tools, self.listing_warning = await self.list_all("list_tools", "tools")
+        self.status.tool_count = len(tools)
+        return tools
 
-        async def list_all(session: ClientSession) -> list[mcp.types.Tool]:
+    async def list_all(self, method: str, field: str) -> tuple[list[Any], str | None]:
+        """Every item of a paginated list (`session.<method>`, items in `page.<field>`), up to
+        MAX_TOOL_PAGES pages, and a warning when the server kept returning a next cursor."""
+
+        async def list_pages(session: ClientSession) -> tuple[list[Any], str | None]:
             import mcp.types
 
-            tools: list[mcp.types.Tool] = []
+            items: list[Any] = []
             cursor: str | None = None
             for _ in range(MAX_TOOL_PAGES):
                 params = mcp.types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                page = await session.list_tools(params=params)
-                tools.extend(page.tools)
+                page = await getattr(session, method)(params=params)
+                items.extend(getattr(page, field))
                 cursor = page.next_cursor
                 if not cursor:
-                    self.listing_warning = None
-                    return tools
-            self.listing_warning = (
-                f"stopped listing tools after {MAX_TOOL_PAGES} pages: the server kept returning "
-                "a next cursor"
+                    return items, None
+            return items, (
+                f"stopped listing {field} after {MAX_TOOL_PAGES} pages: the server kept "
+                "returning a next cursor"
             )
-            return tools
 
-        tools = await self.request(list_all, self.timeouts.list)
-        self.status.tool_count = len(tools)
-        return tools
+        return await self.request(list_pages, self.timeouts.list)
+
+    def offers(self, feature: str) -> bool:
+        """Whether the server declared `feature` ("resources", "prompts", "completions") in
+        its capabilities when this connection opened."""
+        session = self._session
+        capabilities = session.server_capabilities if session is not None else None
+        return capabilities is not None and getattr(capabilities, feature, None) is not None
+
+    def can_subscribe(self) -> bool:
+        """Whether the server declared resource subscriptions."""
+        session = self._session
+        capabilities = session.server_capabilities if session is not None else None
+        resources = capabilities.resources if capabilities is not None else None
+        return bool(resources is not None and resources.subscribe)
 
     async def close(self, *, final: bool = True) -> None:
         """Ask the owner task to leave its `async with`; cancel it if it does not in time."""

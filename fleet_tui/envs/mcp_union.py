@@ -23,6 +23,7 @@ from fleet_tui.envs.base import (
     ToolConflict,
     ToolResult,
 )
+from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_endpoint import (
     DEFAULT_TIMEOUTS,
@@ -73,6 +74,8 @@ class McpUnion:
             McpEndpoint(spec, timeouts, self.handlers, child_stderr) for spec in specs
         ]
         self.timeouts = timeouts
+        self.catalog = McpCatalog(self._endpoints, timeouts)
+        """The endpoints' resources, templates and prompts."""
         self.attempts = attempts
         self.backoff_s = backoff_s
         self._tools: list[Tool] | None = None
@@ -365,6 +368,9 @@ class McpEnv:
 
     def listen(self, handlers: ClientHandlers) -> None:
         self.union.listen(handlers)
+
+    def catalog(self) -> McpCatalog:
+        return self.union.catalog
 
     async def connect(self, progress: Progress | None = None) -> None:
         await self.union.connect(progress)

@@ -55,10 +55,20 @@ def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
         title=tool.get("title"),
         input_schema=pick(tool, "input_schema", "inputSchema") or {"type": "object"},
         output_schema=pick(tool, "output_schema", "outputSchema"),
-        annotations=tool.get("annotations"),
         endpoint=endpoint,
         broken=broken_reason(tool),
+        annotations=tool.get("annotations") if isinstance(tool.get("annotations"), dict) else None,
+        task_support=task_support(tool),
     )
+
+
+def task_support(tool: Mapping[str, Any]) -> str | None:
+    """A listed tool's `execution.taskSupport` ("forbidden", "optional", "required")."""
+    execution = tool.get("execution")
+    if not isinstance(execution, Mapping):
+        return None
+    support = pick(execution, "task_support", "taskSupport")
+    return str(support) if support is not None else None
 
 
 def broken_reason(tool: Mapping[str, Any]) -> str | None:
@@ -72,9 +82,13 @@ def content_block_from_mcp(block: Any) -> ContentBlock:
     """One MCP content block (object or dict, either casing) as a ContentBlock."""
     data = to_wire_dict(block)
     try:
-        return _convert_block(data)
+        converted = _convert_block(data)
     except (KeyError, TypeError, ValueError, binascii.Error):
         return UnknownBlock(raw=data)
+    annotations = data.get("annotations")
+    if isinstance(annotations, dict) and not isinstance(converted, UnknownBlock):
+        converted.annotations = annotations
+    return converted
 
 
 def _convert_block(data: dict[str, Any]) -> ContentBlock:

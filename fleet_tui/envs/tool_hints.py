@@ -1,0 +1,48 @@
+"""What a listed tool's annotations and `execution.taskSupport` tell a person, in words and
+one-character marks, for the tool list, the form header and `fleet-tui tools`."""
+
+from __future__ import annotations
+
+from fleet_tui.envs.base import Tool
+
+TASK_ONLY = (
+    "runs only as a task (execution.taskSupport is required), which this client cannot ask "
+    "for (the mcp 2.3 client has no task calls): the server will likely refuse the call"
+)
+
+HINTS = (
+    ("readOnlyHint", True, "read-only"),
+    ("destructiveHint", True, "destructive"),
+    ("idempotentHint", True, "idempotent"),
+    ("openWorldHint", True, "open world"),
+    ("openWorldHint", False, "closed world"),
+)
+
+
+def hint_words(tool: Tool) -> list[str]:
+    """The hints the server set, as words ("read-only", "destructive", ...)."""
+    annotations = tool.annotations or {}
+    words = [word for key, value, word in HINTS if annotations.get(key) is value]
+    if tool.task_support == "required":
+        words.append("task only")
+    return words
+
+
+def display_title(tool: Tool) -> str | None:
+    """The tool's human title: its own, else the one in its annotations."""
+    title = tool.title or (tool.annotations or {}).get("title")
+    return str(title) if title else None
+
+
+def tool_mark(tool: Tool) -> str:
+    """One character before the tool's name: `!` destructive, `T` task only, else nothing."""
+    if (tool.annotations or {}).get("destructiveHint") is True:
+        return "!"
+    if tool.task_support == "required":
+        return "T"
+    return ""
+
+
+def task_note(tool: Tool) -> str | None:
+    """Why a call will likely fail before it is made, or None."""
+    return TASK_ONLY if tool.task_support == "required" else None
