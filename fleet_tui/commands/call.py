@@ -1,8 +1,8 @@
-"""`fleet-tui call TARGET TOOL [--args JSON] [-a key=value] [-j key=JSON] [--save-images DIR]`.
+"""`fleet-tui call TARGET TOOL [--args JSON] [-a key=value] [-j key=JSON] [--save-media DIR]`.
 
 JSON is checked before anything is provisioned; `-a` values are read by the type the tool's
 schema declares (forms/typed_text.py) and the arguments checked against the schema before the
-call is sent. Images (and other binary blocks) are written as files and their paths printed;
+call is sent. Images, audio and other binary blocks are written as files and their paths printed;
 exit code 1 when the tool reports an error. The server's progress reports go to stderr, and
 its log messages with `--log-level LEVEL`.
 """
@@ -10,14 +10,16 @@ its log messages with `--log-level LEVEL`.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import mimetypes
 import sys
-import tempfile
 from functools import partial
-from pathlib import Path
 from typing import Any
 
+from fleet_tui.commands.blocks_output import (
+    BlockFiles,
+    add_media_option,
+    block_json,
+    print_block,
+)
 from fleet_tui.commands.client_options import (
     HeadlessAnswers,
     add_elicit_argument,
@@ -33,16 +35,11 @@ from fleet_tui.commands.target_options import (
     target_from_args,
 )
 from fleet_tui.envs.base import (
-    AudioBlock,
     Env,
     EnvError,
-    ImageBlock,
-    ResourceBlock,
-    ResourceLinkBlock,
     TextBlock,
     Tool,
     ToolResult,
-    UnknownBlock,
 )
 from fleet_tui.text import pretty_json, visible
 
@@ -71,9 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="send the arguments even when they break the tool's schema",
     )
-    parser.add_argument(
-        "--save-images", metavar="DIR", help="write images here (default: a new temporary folder)"
-    )
+    add_media_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     add_server_arguments(parser)
     add_elicit_argument(parser)
@@ -159,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         answers.check()
         for warning in output_warnings(tools, args.tool, result):
             warn(warning)
-        files = BlockFiles(args.save_images, args.tool)
+        files = BlockFiles(args.save_media, args.tool)
         if args.json:
             print_json(result_json(args.tool, result, files))
         else:
@@ -205,46 +200,10 @@ def output_warnings(tools: list[Tool], name: str, result: ToolResult) -> list[st
     ]
 
 
-class BlockFiles:
-    """Writes binary blocks to files named after the tool, block index and content hash."""
-
-    def __init__(self, folder: str | None, tool: str) -> None:
-        self._folder = Path(folder) if folder else None
-        self._tool = "".join(c if c.isalnum() or c in "-_" else "_" for c in tool)
-
-    def write(self, index: int, data: bytes, mime_type: str | None) -> Path:
-        if self._folder is None:
-            self._folder = Path(tempfile.mkdtemp(prefix="fleet-tui-"))
-        try:
-            self._folder.mkdir(parents=True, exist_ok=True)
-            extension = mimetypes.guess_extension(mime_type or "") or ".bin"
-            digest = hashlib.sha256(data).hexdigest()[:12]
-            path = self._folder / f"{self._tool}-{index}-{digest}{extension}"
-            path.write_bytes(data)
-        except OSError as error:
-            raise EnvError(f"cannot write {self._folder}: {error.strerror}") from None
-        return path
-
-
 def print_result(result: ToolResult, files: BlockFiles) -> None:
     """The blocks in order: text (JSON pretty-printed), files for binary content."""
     for index, block in enumerate(result.blocks):
-        if isinstance(block, TextBlock):
-            parsed = block.parsed_json()
-            out(pretty_json(parsed) if parsed is not None else block.text)
-        elif isinstance(block, ImageBlock | AudioBlock):
-            path = files.write(index, block.data, block.mime_type)
-            out(f"[{block.type} {block.mime_type}, {len(block.data)} bytes] {path}")
-        elif isinstance(block, ResourceBlock):
-            out(f"[resource {block.uri}{f' {block.mime_type}' if block.mime_type else ''}]")
-            if block.text is not None:
-                out(block.text)
-            if block.blob is not None:
-                out(f"  {files.write(index, block.blob, block.mime_type)}")
-        elif isinstance(block, ResourceLinkBlock):
-            out(f"[link {block.name or block.uri}] {block.uri}")
-        elif isinstance(block, UnknownBlock):
-            out(f"[unknown block] {pretty_json(block.raw)}")
+        print_block(index, block, files)
     if result.structured is not None and not repeats_text(result):
         out("structured content:")
         out(pretty_json(result.structured))
@@ -274,21 +233,12 @@ def repeats_text(result: ToolResult) -> bool:
 
 def result_json(tool: str, result: ToolResult, files: BlockFiles) -> dict[str, Any]:
     """The result for `--json`: binary data replaced by the path of the file it went to."""
-    blocks = []
-    for index, block in enumerate(result.blocks):
-        data = block.model_dump(mode="json", exclude={"data", "blob"})
-        if isinstance(block, ImageBlock | AudioBlock):
-            data["path"] = str(files.write(index, block.data, block.mime_type))
-            data["size_bytes"] = len(block.data)
-        elif isinstance(block, ResourceBlock) and block.blob is not None:
-            data["path"] = str(files.write(index, block.blob, block.mime_type))
-        blocks.append(data)
     return {
         "tool": tool,
         "endpoint": result.endpoint,
         "is_error": result.is_error,
         "error_kind": result.error_kind,
-        "blocks": blocks,
+        "blocks": [block_json(index, block, files) for index, block in enumerate(result.blocks)],
         "structured": result.structured,
         "latency_s": round(result.latency_s, 4),
         "size_bytes": result.size_bytes,

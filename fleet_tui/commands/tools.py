@@ -9,6 +9,7 @@ from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 from fleet_tui.envs.base import EndpointStatus, Env, Tool
+from fleet_tui.envs.tool_hints import hint_words, task_note
 from fleet_tui.text import one_line, visible
 
 
@@ -64,7 +65,11 @@ def endpoint_state(status: EndpointStatus | None, owned: int) -> str:
 
 
 def tool_line(tool: Tool) -> str:
-    """The description column: the first line of the description, or why the tool is broken."""
+    """The description column: the first line of the description after the server's hints
+    (read-only, destructive, ...), or why the tool is broken or will likely fail."""
     if tool.broken is not None:
         return one_line(f"BROKEN: {tool.broken}", 80)
-    return one_line(tool.description, 80)
+    if (note := task_note(tool)) is not None:
+        return one_line(f"TASK ONLY: {note}", 200)
+    hints = hint_words(tool)
+    return one_line((f"[{', '.join(hints)}] " if hints else "") + tool.description, 80)

@@ -1,7 +1,11 @@
 """What a listed tool's annotations and `execution.taskSupport` tell a person, in words and
-one-character marks, for the tool list, the form header and `fleet-tui tools`."""
+one-character marks, for the tool list, the form header and `fleet-tui tools`; and a content
+block's annotations (audience, priority) in words.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from fleet_tui.envs.base import Tool
 
@@ -46,3 +50,18 @@ def tool_mark(tool: Tool) -> str:
 def task_note(tool: Tool) -> str | None:
     """Why a call will likely fail before it is made, or None."""
     return TASK_ONLY if tool.task_support == "required" else None
+
+
+def annotation_note(annotations: dict[str, Any] | None) -> str | None:
+    """A content block's annotations in words ("for user; priority 0.9"), or None."""
+    if not annotations:
+        return None
+    parts = []
+    audience = annotations.get("audience")
+    if isinstance(audience, list) and audience:
+        parts.append("for " + ", ".join(map(str, audience)))
+    if annotations.get("priority") is not None:
+        parts.append(f"priority {annotations['priority']}")
+    if annotations.get("lastModified"):
+        parts.append(f"modified {annotations['lastModified']}")
+    return "; ".join(parts) or None

@@ -1,0 +1,102 @@
+"""Content blocks for the headless commands: printed in order (text as is, JSON pretty, binary
+content written to files whose paths are printed) or as JSON with the paths in place of the
+data. Shared by `call`, `read` and `prompt`."""
+
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from fleet_tui.commands.output import out
+from fleet_tui.envs.base import (
+    AudioBlock,
+    ContentBlock,
+    EnvError,
+    ImageBlock,
+    ResourceBlock,
+    ResourceLinkBlock,
+    TextBlock,
+    UnknownBlock,
+)
+from fleet_tui.envs.tool_hints import annotation_note
+from fleet_tui.text import pretty_json
+
+EXTENSIONS = {"audio/wav": ".wav", "audio/x-wav": ".wav", "audio/mpeg": ".mp3", "audio/ogg": ".ogg"}
+"""Extensions Python's `mimetypes` does not know on every system."""
+
+
+class BlockFiles:
+    """Writes binary blocks to files named after a label (the tool), block index and hash."""
+
+    def __init__(self, folder: str | None, label: str) -> None:
+        self._folder = Path(folder) if folder else None
+        self._label = "".join(c if c.isalnum() or c in "-_" else "_" for c in label)[:80]
+
+    def write(self, index: int, data: bytes, mime_type: str | None) -> Path:
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix="fleet-tui-"))
+        try:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            extension = (
+                EXTENSIONS.get(mime_type or "")
+                or mimetypes.guess_extension(mime_type or "")
+                or ".bin"
+            )
+            digest = hashlib.sha256(data).hexdigest()[:12]
+            path = self._folder / f"{self._label}-{index}-{digest}{extension}"
+            path.write_bytes(data)
+        except OSError as error:
+            raise EnvError(f"cannot write {self._folder}: {error.strerror}") from None
+        return path
+
+
+def print_block(index: int, block: ContentBlock, files: BlockFiles) -> None:
+    """One block: text (JSON pretty-printed), a file for binary content, then its annotations."""
+    if isinstance(block, TextBlock):
+        parsed = block.parsed_json()
+        out(pretty_json(parsed) if parsed is not None else block.text)
+    elif isinstance(block, ImageBlock | AudioBlock):
+        path = files.write(index, block.data, block.mime_type)
+        out(f"[{block.type} {block.mime_type}, {len(block.data)} bytes] {path}")
+    elif isinstance(block, ResourceBlock):
+        out(f"[resource {block.uri}{f' {block.mime_type}' if block.mime_type else ''}]")
+        if block.text is not None:
+            out(block.text)
+        if block.blob is not None:
+            out(f"  {files.write(index, block.blob, block.mime_type)}")
+    elif isinstance(block, ResourceLinkBlock):
+        out(f"[link {block.name or block.uri}] {block.uri}")
+    elif isinstance(block, UnknownBlock):
+        out(f"[unknown block] {pretty_json(block.raw)}")
+    note = annotation_note(getattr(block, "annotations", None))
+    if note is not None:
+        out(f"  ({note})")
+
+
+def block_json(index: int, block: ContentBlock, files: BlockFiles) -> dict[str, Any]:
+    """One block for `--json`: binary data replaced by the path of its file; annotations kept
+    when the server sent some."""
+    data = block.model_dump(mode="json", exclude={"data", "blob"})
+    if data.get("annotations") is None:
+        data.pop("annotations", None)
+    if isinstance(block, ImageBlock | AudioBlock):
+        data["path"] = str(files.write(index, block.data, block.mime_type))
+        data["size_bytes"] = len(block.data)
+    elif isinstance(block, ResourceBlock) and block.blob is not None:
+        data["path"] = str(files.write(index, block.blob, block.mime_type))
+        data["size_bytes"] = len(block.blob)
+    return data
+
+
+def add_media_option(parser: Any) -> None:
+    """`--save-media DIR` (and its old name `--save-images`)."""
+    parser.add_argument(
+        "--save-media",
+        "--save-images",
+        dest="save_media",
+        metavar="DIR",
+        help="write images, audio and binary resources here (default: a new temporary folder)",
+    )

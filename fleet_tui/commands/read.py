@@ -1,0 +1,47 @@
+"""`fleet-tui read TARGET URI [--save-media DIR]`: read one resource and print its contents
+(binary contents written to files); exit code 1 when the server refuses."""
+
+from __future__ import annotations
+
+import argparse
+from functools import partial
+
+from fleet_tui.commands.blocks_output import BlockFiles, add_media_option, block_json, print_block
+from fleet_tui.commands.call import parse_call_arguments
+from fleet_tui.commands.output import print_json
+from fleet_tui.commands.resources import catalog_of
+from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.envs.base import Env
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_target_arguments(parser)
+    parser.add_argument("uri", metavar="URI", help="the resource to read")
+    add_media_option(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    parser.parse_args = partial(parse_call_arguments, parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from fleet_tui.commands.lifecycle import run_on_env
+
+    target = target_from_args(args)
+
+    async def work(env: Env) -> int:
+        result = await catalog_of(env).read(args.uri)
+        files = BlockFiles(args.save_media, args.uri.rsplit("/", 1)[-1] or "resource")
+        if args.json:
+            print_json(
+                {
+                    "uri": result.uri,
+                    "endpoint": result.endpoint,
+                    "contents": [block_json(i, c, files) for i, c in enumerate(result.contents)],
+                    "latency_s": round(result.latency_s, 4),
+                }
+            )
+        else:
+            for index, content in enumerate(result.contents):
+                print_block(index, content, files)
+        return 0
+
+    return run_on_env(target, work)
