@@ -15,7 +15,6 @@ from functools import partial
 from typing import Any
 
 from fleet_tui.commands.blocks_output import (
-    BlockFiles,
     add_media_option,
     block_json,
     print_block,
@@ -41,6 +40,7 @@ from fleet_tui.envs.base import (
     Tool,
     ToolResult,
 )
+from fleet_tui.media_files import BlockFiles
 from fleet_tui.text import pretty_json, visible
 
 

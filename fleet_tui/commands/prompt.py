@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from functools import partial
 
-from fleet_tui.commands.blocks_output import BlockFiles, add_media_option, block_json, print_block
+from fleet_tui.commands.blocks_output import add_media_option, block_json, print_block
 from fleet_tui.commands.call import parse_call_arguments
 from fleet_tui.commands.output import out, print_json
 from fleet_tui.commands.resources import catalog_of
@@ -18,6 +18,7 @@ from fleet_tui.commands.target_options import (
     target_from_args,
 )
 from fleet_tui.envs.base import Env
+from fleet_tui.media_files import BlockFiles
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import argparse
 from functools import partial
 
-from fleet_tui.commands.blocks_output import BlockFiles, add_media_option, block_json, print_block
+from fleet_tui.commands.blocks_output import add_media_option, block_json, print_block
 from fleet_tui.commands.call import parse_call_arguments
 from fleet_tui.commands.output import print_json
 from fleet_tui.commands.resources import catalog_of
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
 from fleet_tui.envs.base import Env
+from fleet_tui.media_files import BlockFiles
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

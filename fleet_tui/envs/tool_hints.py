@@ -65,3 +65,13 @@ def annotation_note(annotations: dict[str, Any] | None) -> str | None:
     if annotations.get("lastModified"):
         parts.append(f"modified {annotations['lastModified']}")
     return "; ".join(parts) or None
+
+
+def header_line(tool: Tool) -> str | None:
+    """The form header's first line: the title and hints, or why a call will likely fail."""
+    if (note := task_note(tool)) is not None:
+        return f"T task only: {note}"
+    words = hint_words(tool)
+    mark = tool_mark(tool)
+    parts = [part for part in (display_title(tool), ", ".join(words)) if part]
+    return f"{mark + ' ' if mark else ''}{' · '.join(parts)}" if parts else None

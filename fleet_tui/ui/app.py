@@ -9,7 +9,8 @@ SIGHUP, a crash).
 
 The app is made of parts with one job each, beside it in ui/ (see `app_part.py`): connecting
 (`connection.py`), calls and their results (`calls.py`), computer use (`computer_use.py`), the
-sidebar and history (`sidebar.py`), reset (`reset.py`) and copy-as-command (`copy_command.py`).
+sidebar and history (`sidebar.py`), reset (`reset.py`), copy-as-command (`copy_command.py`) and the
+Resources and Prompts panes (`catalog.py`).
 This module keeps the layout, the status line, the session's events and the app's signals.
 
 Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
@@ -56,6 +57,7 @@ from fleet_tui.envs.server_events import ListChanged, ServerLog
 from fleet_tui.envs.targets import Target
 from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.calls import CallActions
+from fleet_tui.ui.catalog import CatalogActions
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUseActions
 from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
@@ -85,6 +87,7 @@ class FleetTuiApp(
     ResetActions,
     CopyCommandAction,
     ServerDialogs,
+    CatalogActions,
     App[int],
 ):
     """fleet-tui's interactive app on one target."""
@@ -108,6 +111,7 @@ class FleetTuiApp(
         """The session: target, env, tools, call records, episode, connection state."""
         self.controller.subscribe(self._session_event)
         self.answer_servers(roots)
+        self.listen_for_resource_updates()
         self.shutting_down = False
         self.keep_note = keep_note if keep_note is not None else []
         """Filled on exit with lines telling how to attach again to a kept instance."""
@@ -158,6 +162,7 @@ class FleetTuiApp(
         # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
         self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
         self.refresh_status()
+        self.env_ready.subscribe(self, self.catalog_env_ready)
         self.start_connect()
         for extension in self.extensions:
             self.call_later(extension, self)

@@ -23,7 +23,10 @@ from fleet_tui.envs.base import Tool
 from fleet_tui.text import one_line, visible
 from fleet_tui.ui.keymap import AREAS, key_label, palette_actions
 
-AREA_WIDGETS = "ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane, HeldCalls"
+AREA_WIDGETS = (
+    "ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane, HeldCalls, ResourcesPane, "
+    "PromptsPane"
+)
 
 
 @dataclass(frozen=True)

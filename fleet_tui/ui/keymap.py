@@ -44,6 +44,9 @@ AREAS: dict[str, str] = {
     "image": "Full-screen image",
     "ask": "A server's question (elicitation, sampling)",
     "agent": "Agent pane (with --serve-mcp)",
+    "resources": "Resources",
+    "prompts": "Prompts",
+    "arguments": "Prompt or template arguments",
 }
 
 ACTIONS: list[Action] = [
@@ -109,7 +112,13 @@ ACTIONS: list[Action] = [
         area="form",
         show=False,
     ),
-    Action("save_image", "s", "Save the image as PNG", area="result", short="Save"),
+    Action(
+        "save_image",
+        "s",
+        "Save the image as PNG (or the audio and binary contents)",
+        area="result",
+        short="Save",
+    ),
     Action("toggle_tree", "t", "JSON as a tree / as text", area="result", short="Tree"),
     Action("show_entry", "enter", "Show the call's result", area="history", show=False),
     Action("rerun", "r", "Re-run the call", area="history", short="Re-run"),
@@ -152,6 +161,18 @@ ACTIONS: list[Action] = [
         "take_over", "t", "Take over from the agent, or give back", area="agent", short="Take over"
     ),
     Action("copy_mcp_config", "c", "Copy the MCP client config", area="agent", short="Config"),
+    Action("show_resources", "", "Show the MCP resources", short="Resources", show=False),
+    Action("show_prompts", "", "Show the MCP prompts", short="Prompts", show=False),
+    Action(
+        "toggle_subscription",
+        "u",
+        "Subscribe to the resource's updates / unsubscribe",
+        area="resources",
+        short="Subscribe",
+    ),
+    Action("refresh_list", "r", "List the resources again", area="resources", short="Refresh"),
+    Action("refresh_list", "r", "List the prompts again", area="prompts", short="Refresh"),
+    Action("cancel", "escape", "Cancel", area="arguments", palette=False),
     Action("close", "escape", "Close", area="image", palette=False),
     Action("save_image", "s", "Save as PNG", area="image", palette=False),
     Action(
@@ -171,6 +192,9 @@ ACTIONS: list[Action] = [
 NOTES: dict[str, list[tuple[str, str]]] = {
     "tools": [("type", "Fuzzy filter"), ("up/down", "Move"), ("enter", "Open the tool's form")],
     "form": [("tab / shift+tab", "Next / previous field")],
+    "resources": [("enter", "Read the resource (a template asks for its values first)")],
+    "prompts": [("enter", "Get the prompt (asks for its arguments first)")],
+    "arguments": [("ctrl+s", "Read or get with these values")],
     "screenshot": [
         ("click", "Fill the computer form with left_click at that point (sends it in live mode)"),
         ("keys in typing mode", "Sent as `type` (text) or `key` (special keys) actions"),

@@ -23,6 +23,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
+from fleet_tui.envs.tool_hints import annotation_note
 from fleet_tui.forms.budget import output_note
 from fleet_tui.forms.validation import output_problems
 from fleet_tui.text import clean, pretty_json
@@ -68,7 +69,24 @@ class NotePart:
     text: str
 
 
-Part = TextPart | MarkdownPart | JsonPart | PagerPart | ImagePart | NotePart
+@dataclass
+class MediaPart:
+    """Audio or binary content: described, and saved to a file with `s`."""
+
+    data: bytes
+    mime_type: str
+    label: str
+
+
+@dataclass
+class LinkPart:
+    """A resource link: a button that reads the resource."""
+
+    uri: str
+    text: str
+
+
+Part = TextPart | MarkdownPart | JsonPart | PagerPart | ImagePart | NotePart | MediaPart | LinkPart
 
 
 @dataclass
@@ -131,25 +149,45 @@ def human_bytes(size: int) -> str:
     return f"{size} B"
 
 
-def block_parts(block: Any) -> Part:
+def block_parts(block: Any) -> list[Part]:
+    """What one content block shows: its part, then its annotations dimmed."""
+    parts = [block_part(block)]
+    note = annotation_note(getattr(block, "annotations", None))
+    if note is not None:
+        parts.append(TextPart(Text(f"({clean(note)})", style="dim")))
+    return parts
+
+
+def block_part(block: Any) -> Part:
     if isinstance(block, TextBlock):
         return text_part(block.text)
     if isinstance(block, ImageBlock):
         return ImagePart(block.data, block.mime_type)
     if isinstance(block, AudioBlock):
-        return NotePart(f"Audio: {block.mime_type}, {human_bytes(len(block.data))}")
+        label = f"Audio: {block.mime_type}, {human_bytes(len(block.data))} (s saves it)"
+        return MediaPart(block.data, block.mime_type, label)
     if isinstance(block, ResourceBlock):
-        size = len(block.text or "") if block.blob is None else len(block.blob)
-        head = f"Resource {block.uri} ({block.mime_type or 'unknown type'}, {human_bytes(size)})"
-        if block.text is not None and len(block.text) <= RICH_TEXT_LIMIT:
-            return NotePart(f"{head}\n{block.text}")
-        return NotePart(head)
+        return resource_part(block)
     if isinstance(block, ResourceLinkBlock):
         extra = f" — {block.description}" if block.description else ""
-        return NotePart(f"Resource link {block.name or ''} {block.uri}{extra}".replace("  ", " "))
+        text = f"Open resource link {block.name or ''} {block.uri}{extra}".replace("  ", " ")
+        return LinkPart(block.uri, clean(text))
     if isinstance(block, UnknownBlock):
         return NotePart("Unknown content block:\n" + pretty_json(block.raw))
     return NotePart(f"Unsupported block {type(block).__name__}")
+
+
+def resource_part(block: ResourceBlock) -> Part:
+    """Embedded or read resource contents: text (JSON pretty), an image, or binary to save."""
+    size = len(block.text or "") if block.blob is None else len(block.blob)
+    head = f"Resource {block.uri} ({block.mime_type or 'unknown type'}, {human_bytes(size)})"
+    if block.blob is not None:
+        if (block.mime_type or "").startswith("image/"):
+            return ImagePart(block.blob, block.mime_type or "image/png")
+        return MediaPart(block.blob, block.mime_type or "", f"{head} (s saves it)")
+    if block.text is not None and len(block.text) <= RICH_TEXT_LIMIT:
+        return NotePart(f"{head}\n{block.text}")
+    return NotePart(head)
 
 
 def raw_json(result: ToolResult) -> Any:
@@ -205,7 +243,7 @@ def timing_rows(result: ToolResult) -> list[tuple[str, str]]:
 
 def plan_result(result: ToolResult, tool: Tool | None = None, title: str = "") -> ResultPlan:
     """Everything the result view needs, computed off the message loop."""
-    parts = [block_parts(b) for b in result.blocks]
+    parts = [part for block in result.blocks for part in block_parts(block)]
     if not parts:
         parts = [NotePart("The result has no content blocks.")]
     return ResultPlan(

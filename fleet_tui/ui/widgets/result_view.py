@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Markdown, Static, TabbedContent, TabPane
+from textual.widgets import Button, Markdown, Static, TabbedContent, TabPane
 
+from fleet_tui.envs.base import EnvError
+from fleet_tui.media_files import BlockFiles
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.result_format import (
     ImagePart,
     JsonPart,
+    LinkPart,
     MarkdownPart,
+    MediaPart,
     NotePart,
     PagerPart,
     Part,
@@ -71,7 +78,23 @@ def part_widget(part: Part) -> Widget:
         return ImageView(part.data, part.mime_type, classes="result-image")
     if isinstance(part, NotePart):
         return Static(literal(part.text, "italic"), markup=False, classes="note")
+    if isinstance(part, MediaPart):
+        return Static(literal(part.label, "italic"), markup=False, classes="note media")
+    if isinstance(part, LinkPart):
+        return ResourceLinkButton(part)
     raise TypeError(f"unknown part {part!r}")
+
+
+class ResourceLinkButton(Button):
+    """A resource link in a result: pressing it posts `ResultView.OpenResource`."""
+
+    def __init__(self, part: LinkPart) -> None:
+        super().__init__(Text(part.text), classes="resource-link", compact=True)
+        self.uri = part.uri
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(ResultView.OpenResource(self.uri))
 
 
 class ResultView(Vertical):
@@ -79,6 +102,13 @@ class ResultView(Vertical):
 
     HELP_AREA = "result"
     BINDINGS = bindings_for("result")
+
+    class OpenResource(Message):
+        """The user asked to read the resource a result links to."""
+
+        def __init__(self, uri: str) -> None:
+            super().__init__()
+            self.uri = uri
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -156,11 +186,28 @@ class ResultView(Vertical):
             self.app.push_screen(ImageScreen(view))
 
     def action_save_image(self) -> None:
+        """Save the shown image, else the result's audio and binary contents."""
         view = self.current_image()
-        if view is None:
-            self.notify("This result has no image.", severity="warning")
+        if view is not None:
+            view.save()
             return
-        view.save()
+        media = [p for p in self.plan.parts if isinstance(p, MediaPart)] if self.plan else []
+        if not media:
+            self.notify("This result has no image, audio or binary content.", severity="warning")
+            return
+        self.run_worker(self._save_media(media), exit_on_error=False)
+
+    async def _save_media(self, media: list[MediaPart]) -> None:
+        files = BlockFiles(str(Path.cwd()), "result")
+        try:
+            paths = [
+                await asyncio.to_thread(files.write, index, part.data, part.mime_type)
+                for index, part in enumerate(media)
+            ]
+        except EnvError as error:
+            self.notify(f"Not saved: {error.message}", severity="error", markup=False)
+            return
+        self.notify("Saved " + ", ".join(map(str, paths)), markup=False)
 
     def select_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{tab}"

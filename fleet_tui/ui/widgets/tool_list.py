@@ -15,6 +15,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from fleet_tui.envs.base import Tool
+from fleet_tui.envs.tool_hints import tool_mark
 from fleet_tui.text import one_line, visible
 from fleet_tui.ui.keymap import bindings_for
 
@@ -66,6 +67,9 @@ def tool_prompt(tool: Tool, offsets: list[int], endpoint: str, width: int = 34) 
     for offset in offsets:
         if offset < len(name):
             name.stylize("underline", offset, offset + 1)
+    if mark := tool_mark(tool):
+        style = "bold red" if mark == "!" else "bold yellow"
+        name = Text.assemble((f"{mark} ", style), name, no_wrap=True, overflow="ellipsis")
     if endpoint:
         name.append(f"  {endpoint}", style="dim cyan")
     if tool.broken is not None:

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widgets import Button, ProgressBar, Static, TextArea
 
 from fleet_tui.envs.base import Tool
+from fleet_tui.envs.tool_hints import header_line
 from fleet_tui.forms import FieldError, build_form
 from fleet_tui.forms.nodes import parse_json
 from fleet_tui.text import clean, name_line, one_line, pretty_json
@@ -125,6 +126,8 @@ class ToolPanel(Vertical):
         description = clean(tool.description or tool.title or "").strip() or "(no description)"
         if tool.broken is not None:
             description = f"Broken, cannot be called: {clean(tool.broken)}. {description}"
+        elif (hints := header_line(tool)) is not None:
+            description = f"{clean(hints)}\n{description}"
         self.query_one(ToolDescription).show(description)
         holder = self.query_one("#form-holder", Vertical)
         await holder.remove_children()

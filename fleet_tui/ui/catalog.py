@@ -1,0 +1,223 @@
+"""The Resources and Prompts panes of the app: added once the env's servers list some, reading
+resources (templates ask for their values, with the server's completions), getting prompts
+through a form, subscriptions, and resource links in results; what comes back is shown in the
+result view. A server's `notifications/resources/updated` marks the resource in its pane."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from textual.message import Message
+from textual.widgets import TabbedContent
+
+from fleet_tui.controller import describe
+from fleet_tui.envs.base import EnvError, Tool
+from fleet_tui.envs.catalog import Prompt, ResourceTemplate
+from fleet_tui.envs.mcp_catalog import McpCatalog, updated_uri
+from fleet_tui.text import one_line
+from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.catalog_format import plan_prompt, plan_read
+from fleet_tui.ui.result_format import ResultPlan, plan_message
+from fleet_tui.ui.screens.arguments_screen import ArgumentsScreen
+from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, ResourcesPane
+from fleet_tui.ui.widgets.result_view import ResultView
+
+PaneT = TypeVar("PaneT", bound=CatalogPane)
+
+
+class ResourceUpdated(Message):
+    """A server said a resource changed (posted from the MCP client's handler)."""
+
+    def __init__(self, uri: str) -> None:
+        super().__init__()
+        self.uri = uri
+
+
+class CatalogActions(AppPart):
+    """The Resources and Prompts panes and what their keys ask for (handlers go by Textual's
+    naming convention: `@on` does not work in a mixin)."""
+
+    def listen_for_resource_updates(self) -> None:
+        """Hear `notifications/resources/updated` (from the next connect on)."""
+        self.controller.client_handlers.on_notification.append(self._heard)
+
+    def _heard(self, _url: str, notification: Any) -> None:
+        uri = updated_uri(notification)
+        if uri is not None:
+            self.post_message(ResourceUpdated(uri))
+
+    def catalog_env_ready(self, _tools: list[Tool]) -> None:
+        """List the env's resources and prompts (their panes appear when there are some)."""
+        if self.controller.catalog() is not None:
+            self._in_worker(self._list_all())
+
+    async def _list_all(self) -> None:
+        await self._list_resources()
+        await self._list_prompts()
+
+    async def _list_resources(self) -> None:
+        catalog = self._catalog()
+        resources = await catalog.resources()
+        templates = await catalog.templates()
+        self._warn(resources.warnings + templates.warnings)
+        pane = await self._pane(
+            ResourcesPane, "Resources", bool(resources.items or templates.items)
+        )
+        if pane is not None:
+            pane.show(resources.items, templates.items, catalog.subscribed)
+
+    async def _list_prompts(self) -> None:
+        prompts = await self._catalog().prompts()
+        self._warn(prompts.warnings)
+        pane = await self._pane(PromptsPane, "Prompts", bool(prompts.items))
+        if pane is not None:
+            pane.show(prompts.items)
+
+    async def _pane(self, kind: type[PaneT], title: str, wanted: bool) -> PaneT | None:
+        """The pane of `kind`, added to the sidebar the first time it has something to show."""
+        found = list(self.query(kind))
+        if found:
+            return found[0]
+        if not wanted:
+            return None
+        pane = kind(id=f"{title.lower()}-pane")
+        await self.add_sidebar_pane(title, pane, f"pane-{title.lower()}")
+        return pane
+
+    # -- what the panes ask for ------------------------------------------------------------------
+
+    def on_catalog_pane_refresh(self, event: CatalogPane.Refresh) -> None:
+        resources = isinstance(event.pane, ResourcesPane)
+        self._in_worker(self._list_resources() if resources else self._list_prompts())
+
+    def on_resources_pane_read(self, event: ResourcesPane.Read) -> None:
+        self._in_worker(self._read(event.uri))
+
+    def on_result_view_open_resource(self, event: ResultView.OpenResource) -> None:
+        self._in_worker(self._read(event.uri))
+
+    async def _read(self, uri: str) -> None:
+        result = await self._catalog().read(uri)
+        await self._show(plan_read, result)
+        for pane in self.query(ResourcesPane):
+            pane.mark_read(uri)
+
+    def on_resources_pane_read_template(self, event: ResourcesPane.ReadTemplate) -> None:
+        template = event.template
+        names = template.variables()
+        schema = {
+            "type": "object",
+            "properties": {name: {"type": "string"} for name in names},
+            "required": names,
+        }
+
+        def read(values: dict[str, str] | None) -> None:
+            if values is not None:
+                self._in_worker(self._read(template.expand(values)))
+
+        self.push_screen(
+            ArgumentsScreen(
+                f"Read {template.uri_template}",
+                template.description or "",
+                schema,
+                "Read",
+                self._completer(template),
+            ),
+            read,
+        )
+
+    def on_prompts_pane_get(self, event: PromptsPane.Get) -> None:
+        prompt = event.prompt
+        if not prompt.arguments:
+            self._in_worker(self._get_prompt(prompt.name, {}))
+            return
+
+        def get(values: dict[str, str] | None) -> None:
+            if values is not None:
+                self._in_worker(self._get_prompt(prompt.name, values))
+
+        screen = ArgumentsScreen(
+            f"Prompt {prompt.name}",
+            prompt.description or "",
+            prompt.input_schema(),
+            "Get",
+            self._completer(prompt),
+        )
+        self.push_screen(screen, get)
+
+    async def _get_prompt(self, name: str, arguments: dict[str, str]) -> None:
+        await self._show(plan_prompt, await self._catalog().get_prompt(name, arguments))
+
+    def on_resources_pane_subscription(self, event: ResourcesPane.Subscription) -> None:
+        self._in_worker(self._subscribe(event.uri, event.subscribe))
+
+    async def _subscribe(self, uri: str, subscribe: bool) -> None:
+        catalog = self._catalog()
+        await (catalog.subscribe(uri) if subscribe else catalog.unsubscribe(uri))
+        for pane in self.query(ResourcesPane):
+            pane.show(pane.resources, pane.templates, catalog.subscribed)
+        verb = "Subscribed to" if subscribe else "Unsubscribed from"
+        self.notify(f"{verb} {one_line(uri, 100)}", markup=False)
+
+    def on_resource_updated(self, event: ResourceUpdated) -> None:
+        for pane in self.query(ResourcesPane):
+            pane.mark_updated(event.uri)
+        self.notify(
+            f"{one_line(event.uri, 100)} changed: enter in Resources reads it again", markup=False
+        )
+
+    # -- keys --------------------------------------------------------------------------------------
+
+    def action_show_resources(self) -> None:
+        self._show_pane(ResourcesPane, "pane-resources", "resources")
+
+    def action_show_prompts(self) -> None:
+        self._show_pane(PromptsPane, "pane-prompts", "prompts")
+
+    def _show_pane(self, kind: type[CatalogPane], pane_id: str, what: str) -> None:
+        panes = list(self.query(kind))
+        if not panes:
+            self.notify(f"This target's servers list no {what}.", severity="warning")
+            return
+        sidebar = self.query_one("#sidebar", TabbedContent)
+        sidebar.display = True
+        sidebar.active = pane_id
+        self.screen.set_focus(panes[0].options)
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def _catalog(self) -> McpCatalog:
+        catalog = self.controller.catalog()
+        if catalog is None:
+            raise EnvError("not connected to a target that speaks MCP")
+        return catalog
+
+    def _completer(
+        self, ref: Prompt | ResourceTemplate
+    ) -> Callable[[str, str, dict[str, str]], Awaitable[list[str]]]:
+        async def complete(argument: str, value: str, context: dict[str, str]) -> list[str]:
+            return await self._catalog().complete(ref, argument, value, context)
+
+        return complete
+
+    async def _show(self, plan: Callable[[Any], ResultPlan], result: Any) -> None:
+        await self.show_plan(await asyncio.to_thread(plan, result))
+
+    def _in_worker(self, work: Awaitable[None]) -> None:
+        """Run catalog work in a worker; its failure is shown in the result view."""
+
+        async def run() -> None:
+            try:
+                await work
+            except EnvError as error:
+                await self.show_plan(plan_message(error.message, is_error=True, title="MCP"))
+            except Exception as error:
+                await self.show_plan(plan_message(describe(error), is_error=True, title="MCP"))
+
+        self.run_worker(run(), group="catalog", exit_on_error=False)
+
+    def _warn(self, warnings: list[str]) -> None:
+        for warning in warnings:
+            self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)

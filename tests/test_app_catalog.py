@@ -1,0 +1,201 @@
+"""The Resources and Prompts panes, resource links, audio and tool hints in the app, driven
+with Pilot against a real MCP server (tests/fixtures/catalog_server.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fleet_tui.envs.targets import Target
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.result_format import ImagePart, JsonPart, MediaPart
+from fleet_tui.ui.screens.arguments_screen import ArgumentsScreen
+from fleet_tui.ui.widgets.catalog_panes import PromptsPane, ResourcesPane
+from fleet_tui.ui.widgets.result_view import ResourceLinkButton
+from fleet_tui.ui.widgets.tool_list import tool_prompt
+from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected, wait_for
+from tests.fixtures.catalog_server import BLOB, WAV
+from tests.fixtures.mcp_servers import ServedMcp
+
+
+def catalog_app(server: ServedMcp) -> FleetTuiApp:
+    return FleetTuiApp(Target(mcp=[server.url]))
+
+
+async def open_resources(pilot) -> ResourcesPane:
+    app = pilot.app
+    await wait_connected(pilot)
+    await wait_for(
+        pilot, lambda: app.query(ResourcesPane) and app.query(ResourcesPane)[0].resources
+    )
+    await pilot.press("f9")
+    await pilot.pause()
+    return app.query_one(ResourcesPane)
+
+
+async def shown_title(pilot, title: str) -> None:
+    app = pilot.app
+    await wait_for(pilot, lambda: app.result_view.plan and app.result_view.plan.title == title)
+    await pilot.pause()
+
+
+async def choose(pilot, pane, index: int) -> None:
+    pane.options.highlighted = index
+    pane.options.focus()
+    await pilot.press("enter")
+
+
+async def test_lists_resources_and_templates_and_reads_json_images_and_binary(
+    catalog_mcp, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_resources(pilot)
+        assert [r.uri for r in pane.resources][:2] == ["memo://notes", "memo://config"]
+        assert [t.uri_template for t in pane.templates] == ["memo://items/{item}"]
+        assert "4 resources · 1 templates" in screen_text(app)
+        await choose(pilot, pane, 1)
+        await shown_title(pilot, "Resource memo://config")
+        assert isinstance(app.result_view.plan.parts[0], JsonPart)
+        assert app.result_view.plan.parts[0].value == {"debug": True, "level": 3}
+        await choose(pilot, pane, 2)
+        await shown_title(pilot, "Resource memo://logo")
+        assert isinstance(app.result_view.plan.parts[0], ImagePart)
+        await choose(pilot, pane, 3)
+        await shown_title(pilot, "Resource memo://blob")
+        assert isinstance(app.result_view.plan.parts[0], MediaPart)
+        await pilot.click("#rendered")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: list(tmp_path.glob("result-0-*.bin")))
+        assert next(tmp_path.glob("result-0-*.bin")).read_bytes() == BLOB
+
+
+async def test_a_template_is_read_with_values_the_server_completes(catalog_mcp):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_resources(pilot)
+        await choose(pilot, pane, 4)
+        screen = await wait_for(
+            pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen
+        )
+        await pilot.pause()
+        await pilot.press("a", "p")
+        suggestions = screen.query_one("#suggestions")
+        await wait_for(pilot, lambda: suggestions.option_count == 2)
+        assert [str(suggestions.get_option_at_index(i).prompt) for i in range(2)] == [
+            "item = apple",
+            "item = apricot",
+        ]
+        suggestions.highlighted = 1
+        suggestions.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.click("#submit")
+        await shown_title(pilot, "Resource memo://items/apricot")
+        assert "item apricot" in rendered_text(app)
+
+
+async def test_subscribing_marks_an_updated_resource_until_it_is_read_again(catalog_mcp):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_resources(pilot)
+        pane.options.highlighted = 0
+        await pilot.press("u")
+        await wait_for(pilot, lambda: "memo://notes" in pane.subscribed)
+        assert "subscribed" in screen_text(app)
+        await call(pilot, "touch", {"text": "rewritten notes"})
+        await wait_for(pilot, lambda: "memo://notes" in pane.updated)
+        await pilot.press("f9")
+        await pilot.pause()
+        assert "1 updated" in screen_text(app)
+        await choose(pilot, pane, 0)
+        await shown_title(pilot, "Resource memo://notes")
+        assert "rewritten notes" in rendered_text(app)
+        assert pane.updated == set()
+        pane.options.highlighted = 0
+        pane.options.focus()
+        await pilot.press("u")
+        await wait_for(pilot, lambda: not pane.subscribed)
+
+
+async def test_a_prompt_is_got_through_a_form_of_its_arguments(catalog_mcp):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_connected(pilot)
+        await wait_for(pilot, lambda: app.query(PromptsPane) and app.query(PromptsPane)[0].prompts)
+        await pilot.press("f10")
+        await pilot.pause()
+        pane = app.query_one(PromptsPane)
+        assert [p.name for p in pane.prompts] == ["greet", "plain"]
+        await choose(pilot, pane, 0)
+        screen = await wait_for(
+            pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen
+        )
+        await pilot.pause()
+        await pilot.click("#submit")  # name is required: refused, the form stays
+        await pilot.pause()
+        assert app.screen is screen
+        assert "name" in screen_text(app) and "required" in screen_text(app)
+        await pilot.press(*"Ada")
+        await pilot.click("#submit")
+        await shown_title(pilot, "Prompt greet")
+        assert "Hello Ada!" in rendered_text(app)
+        assert "user" in rendered_text(app)
+
+
+async def test_a_resource_link_in_a_result_opens_the_resource(catalog_mcp):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "link")
+        button = await wait_for(pilot, lambda: app.query(ResourceLinkButton))
+        assert button[0].uri == "memo://notes"
+        await pilot.click(ResourceLinkButton)
+        await shown_title(pilot, "Resource memo://notes")
+        assert "notes" in rendered_text(app)
+
+
+async def test_audio_is_saved_with_s_and_annotations_show_dimmed(
+    catalog_mcp, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "chime")
+        assert "Audio: audio/wav" in rendered_text(app)
+        await pilot.click("#rendered")
+        await pilot.press("s")
+        saved = await wait_for(pilot, lambda: list(tmp_path.glob("result-0-*.wav")))
+        assert Path(saved[0]).read_bytes() == WAV
+        await call(pilot, "noted")
+        assert "(for user; priority 0.9)" in rendered_text(app)
+
+
+async def test_tool_hints_show_in_the_list_and_the_form_header(catalog_mcp):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        tools = {t.name: t for t in app.controller.tools}
+        assert tool_prompt(tools["wipe"], [], "").plain.startswith("! wipe")
+        assert tool_prompt(tools["research"], [], "").plain.startswith("T research")
+        await app.show_tool("wipe")
+        await pilot.pause()
+        assert "! destructive" in screen_text(app)
+        await app.show_tool("research")
+        await pilot.pause()
+        assert "T task only: runs only as a task" in screen_text(app)
+
+
+@pytest.mark.parametrize("key, what", [("f9", "resources"), ("f10", "prompts")])
+async def test_servers_without_resources_or_prompts_get_no_pane(mcp_alpha, key, what):
+    app = FleetTuiApp(Target(mcp=[mcp_alpha.url]))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_connected(pilot)
+        await wait_for(pilot, lambda: not [w for w in app.workers if w.group == "catalog"])
+        await pilot.press(key)
+        await pilot.pause()
+        assert not app.query(ResourcesPane) and not app.query(PromptsPane)
+        assert f"list no {what}" in screen_text(app)
