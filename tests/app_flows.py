@@ -13,8 +13,10 @@ from typing import Any
 
 from fleet_tui.envs.base import Env, ToolResult
 from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
+from fleet_tui.ui.widgets.catalog_panes import ResourcesPane
 from tests.app_driver import (
     call,
     hold_cursors_still,
@@ -144,3 +146,31 @@ async def elicitation_form(pilot) -> None:
 
 SERVER_FLOWS: dict[str, Walk] = {"elicitation": steady(elicitation_form)}
 """Picture name -> the walk, on the asking MCP server (tests/fixtures/asking_server.py)."""
+
+
+async def catalog_resources(pilot) -> None:
+    """The Resources pane of tests/fixtures/catalog_server.py: the notes subscribed and updated
+    since, the JSON config read into the result view, a destructive tool's form."""
+    app = pilot.app
+    await wait_connected(pilot)
+    await wait_for(
+        pilot, lambda: app.query(ResourcesPane) and app.query(ResourcesPane)[0].resources
+    )
+    await app.show_tool("wipe")
+    await app.run_action("show_resources")
+    pane = app.query_one(ResourcesPane)
+    await pilot.press("u")
+    await wait_for(pilot, lambda: pane.subscribed)
+    await app.controller.env.call_tool("touch", {"text": "new notes"})
+    await wait_for(pilot, lambda: pane.updated)
+    await pilot.press("down", "enter")
+    await wait_for(pilot, lambda: app.result_view.plan and "config" in app.result_view.plan.title)
+    await pilot.pause(0.3)
+
+
+MCP_FLOWS: dict[str, Walk] = {"resources": steady(catalog_resources)}
+"""Picture name -> the walk that sets it up, on an app connected to the catalog server."""
+
+
+def stable_mcp_app(url: str) -> FleetTuiApp:
+    return FleetTuiApp(McpTarget(urls=[url]), env_factory=lambda t: StableEnv(make_env(t)))

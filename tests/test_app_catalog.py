@@ -29,7 +29,7 @@ async def open_resources(pilot) -> ResourcesPane:
     await wait_for(
         pilot, lambda: app.query(ResourcesPane) and app.query(ResourcesPane)[0].resources
     )
-    await pilot.press("f9")
+    await app.run_action("show_resources")  # the palette's entry
     await pilot.pause()
     return app.query_one(ResourcesPane)
 
@@ -107,7 +107,7 @@ async def test_subscribing_marks_an_updated_resource_until_it_is_read_again(cata
         assert "subscribed" in screen_text(app)
         await call(pilot, "touch", {"text": "rewritten notes"})
         await wait_for(pilot, lambda: "memo://notes" in pane.updated)
-        await pilot.press("f9")
+        await app.run_action("show_resources")  # the palette's entry
         await pilot.pause()
         assert "1 updated" in screen_text(app)
         await choose(pilot, pane, 0)
@@ -125,7 +125,7 @@ async def test_a_prompt_is_got_through_a_form_of_its_arguments(catalog_mcp):
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_connected(pilot)
         await wait_for(pilot, lambda: app.query(PromptsPane) and app.query(PromptsPane)[0].prompts)
-        await pilot.press("f10")
+        await app.run_action("show_prompts")  # the palette's entry
         await pilot.pause()
         pane = app.query_one(PromptsPane)
         assert [p.name for p in pane.prompts] == ["greet", "plain"]
@@ -189,13 +189,13 @@ async def test_tool_hints_show_in_the_list_and_the_form_header(catalog_mcp):
         assert "T task only: runs only as a task" in screen_text(app)
 
 
-@pytest.mark.parametrize("key, what", [("f9", "resources"), ("f10", "prompts")])
-async def test_servers_without_resources_or_prompts_get_no_pane(mcp_alpha, key, what):
+@pytest.mark.parametrize("action", ["show_resources", "show_prompts"])
+async def test_servers_without_resources_or_prompts_get_no_pane(mcp_alpha, action):
     app = FleetTuiApp(Target(mcp=[mcp_alpha.url]))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_connected(pilot)
         await wait_for(pilot, lambda: not [w for w in app.workers if w.group == "catalog"])
-        await pilot.press(key)
+        await app.run_action(action)
         await pilot.pause()
         assert not app.query(ResourcesPane) and not app.query(PromptsPane)
-        assert f"list no {what}" in screen_text(app)
+        assert f"list no {action.removeprefix('show_')}" in screen_text(app)
