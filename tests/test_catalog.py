@@ -13,7 +13,7 @@ import pytest
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import AudioBlock, EnvError, ResourceLinkBlock, TextBlock
 from fleet_tui.envs.mcp_catalog import McpCatalog, updated_uri
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.envs.tool_hints import hint_words, task_note, tool_mark
 from tests.fixtures.catalog_server import BLOB, WAV
 from tests.fixtures.mcp_servers import ServedMcp, tiny_png
@@ -22,7 +22,7 @@ from tests.fixtures.mcp_servers import ServedMcp, tiny_png
 @pytest.fixture
 async def session(catalog_mcp: ServedMcp, mcp_alpha: ServedMcp) -> AsyncIterator[SessionController]:
     """A session on alpha (tools only) and the catalog server, in that order."""
-    controller = SessionController(Target(mcp=[mcp_alpha.url, catalog_mcp.url]))
+    controller = SessionController(McpTarget(urls=[mcp_alpha.url, catalog_mcp.url]))
     await controller.connect()
     yield controller
     await controller.close_env()
@@ -97,7 +97,7 @@ async def test_completes_template_and_prompt_arguments(session):
 
 async def test_a_subscribed_resource_update_reaches_the_handlers(catalog_mcp):
     heard: list[Any] = []
-    session = SessionController(Target(mcp=[catalog_mcp.url]))
+    session = SessionController(McpTarget(urls=[catalog_mcp.url]))
     session.client_handlers.on_notification.append(lambda _url, n: heard.append(n))
     await session.connect()
     try:
@@ -118,7 +118,7 @@ async def test_a_subscribed_resource_update_reaches_the_handlers(catalog_mcp):
 
 
 async def test_a_server_without_resources_lists_none_and_refuses_in_plain_words(mcp_alpha):
-    controller = SessionController(Target(mcp=[mcp_alpha.url]))
+    controller = SessionController(McpTarget(urls=[mcp_alpha.url]))
     await controller.connect()
     try:
         catalog = catalog_of(controller)
@@ -143,3 +143,18 @@ async def test_content_and_tool_annotations_are_kept(session):
     link = await env.call_tool("link", {})
     assert isinstance(link.blocks[0], ResourceLinkBlock)
     assert link.blocks[0].uri == "memo://notes"
+
+
+async def test_a_reopened_connection_holds_no_subscriptions(catalog_mcp):
+    session = SessionController(McpTarget(urls=[catalog_mcp.url]))
+    await session.connect()
+    try:
+        catalog = catalog_of(session)
+        await catalog.subscribe("memo://notes")
+        [endpoint] = session.env.union._endpoints
+        endpoint.mark_down("dropped by the test")
+        await session.env.reconnect()
+        assert endpoint.is_up
+        assert catalog.subscribed == set()
+    finally:
+        await session.close_env()

@@ -64,8 +64,18 @@ class McpCatalog:
         self._resource_owner: dict[str, McpEndpoint] = {}
         self._template_owner: dict[str, McpEndpoint] = {}
         self._prompts: dict[str, tuple[Prompt, McpEndpoint]] | None = None
-        self.subscribed: set[str] = set()
-        """The URIs this session subscribed to."""
+        self._subscriptions: dict[str, McpEndpoint] = {}
+
+    @property
+    def subscribed(self) -> set[str]:
+        """The URIs subscribed to on the endpoints' current connections."""
+        return set(self._subscriptions)
+
+    def forget_subscriptions(self, endpoints: Sequence[McpEndpoint]) -> None:
+        """Drop the subscriptions held on `endpoints`: a new connection starts without any."""
+        for uri, owner in list(self._subscriptions.items()):
+            if owner in endpoints:
+                del self._subscriptions[uri]
 
     def offers(self, feature: str) -> bool:
         """Whether any connected endpoint offers `feature` ("resources", "prompts")."""
@@ -179,14 +189,13 @@ class McpCatalog:
     # -- subscriptions -------------------------------------------------------------------------
 
     async def subscribe(self, uri: str) -> None:
-        await self._subscription(uri, subscribe=True)
-        self.subscribed.add(uri)
+        self._subscriptions[uri] = await self._subscription(uri, subscribe=True)
 
     async def unsubscribe(self, uri: str) -> None:
         await self._subscription(uri, subscribe=False)
-        self.subscribed.discard(uri)
+        self._subscriptions.pop(uri, None)
 
-    async def _subscription(self, uri: str, *, subscribe: bool) -> None:
+    async def _subscription(self, uri: str, *, subscribe: bool) -> McpEndpoint:
         import mcp.types
 
         endpoint = await self._endpoint_for(uri)
@@ -204,6 +213,7 @@ class McpCatalog:
             self._timeouts.list,
             f"{'subscribing to' if subscribe else 'unsubscribing from'} {uri}",
         )
+        return endpoint
 
     # -- helpers -------------------------------------------------------------------------------
 

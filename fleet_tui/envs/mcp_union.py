@@ -110,6 +110,7 @@ class McpUnion:
             f"Connecting to MCP {'endpoint' if len(endpoints) == 1 else 'endpoints'} {names}",
         )
         await asyncio.gather(*(self._open_with_retry(endpoint) for endpoint in endpoints))
+        self.catalog.forget_subscriptions(endpoints)
         failed = [endpoint for endpoint in endpoints if not endpoint.is_up]
         if not any(endpoint.is_up for endpoint in self._endpoints):
             raise EnvError("could not connect to any MCP endpoint: " + failures(failed))

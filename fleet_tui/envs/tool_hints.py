@@ -10,8 +10,9 @@ from typing import Any
 from fleet_tui.envs.base import Tool
 
 TASK_ONLY = (
-    "runs only as a task (execution.taskSupport is required), which this client cannot ask "
-    "for (the mcp 2.3 client has no task calls): the server will likely refuse the call"
+    "runs only as a task (execution.taskSupport is required), and this client cannot make task "
+    "calls (the mcp 2.3 client rejects a task as the answer to tools/call): the server will "
+    "likely refuse the call"
 )
 
 HINTS = (
