@@ -46,11 +46,11 @@ async def choose(pilot, pane, index: int) -> None:
     await pilot.press("enter")
 
 
-async def test_lists_resources_and_templates_and_reads_json_images_and_binary(
+async def test_lists_resources_and_reads_json_images_and_binary_saved_to_a_file(
     catalog_mcp, tmp_path, monkeypatch
 ):
     monkeypatch.chdir(tmp_path)
-    app = catalog_app(catalog_mcp)
+    app = FleetTuiApp(Target(mcp=[catalog_mcp.url]), image_folder=tmp_path / "read")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = await open_resources(pilot)
         assert [r.uri for r in pane.resources][:2] == ["memo://notes", "memo://config"]
@@ -65,7 +65,10 @@ async def test_lists_resources_and_templates_and_reads_json_images_and_binary(
         assert isinstance(app.result_view.plan.parts[0], ImagePart)
         await choose(pilot, pane, 3)
         await shown_title(pilot, "Resource memo://blob")
+        [auto_saved] = (tmp_path / "read").glob("blob-0-*.bin")
+        assert auto_saved.read_bytes() == BLOB
         assert isinstance(app.result_view.plan.parts[0], MediaPart)
+        assert f"saved to {auto_saved}" in rendered_text(app)
         await pilot.click("#rendered")
         await pilot.press("s")
         await wait_for(pilot, lambda: list(tmp_path.glob("result-0-*.bin")))

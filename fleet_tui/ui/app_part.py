@@ -16,6 +16,8 @@ from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from textual.app import App
     from textual.signal import Signal
 
@@ -34,6 +36,7 @@ class AppPart(_Base):
     if TYPE_CHECKING:
         controller: SessionController
         shutting_down: bool
+        image_folder: Path | None
         keep_note: list[str]
         env_ready: Signal[list[Tool]]
         env_reset: Signal[ResetResult]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from textual.message import Message
@@ -14,12 +15,13 @@ from textual.widgets import TabbedContent
 
 from fleet_tui.controller import describe
 from fleet_tui.envs.base import EnvError, Tool
-from fleet_tui.envs.catalog import Prompt, ResourceTemplate
+from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
 from fleet_tui.envs.mcp_catalog import McpCatalog, updated_uri
+from fleet_tui.media_files import BlockFiles
 from fleet_tui.text import one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.catalog_format import plan_prompt, plan_read
-from fleet_tui.ui.result_format import ResultPlan, plan_message
+from fleet_tui.ui.result_format import plan_message
 from fleet_tui.ui.screens.arguments_screen import ArgumentsScreen
 from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, ResourcesPane
 from fleet_tui.ui.widgets.result_view import ResultView
@@ -100,7 +102,8 @@ class CatalogActions(AppPart):
 
     async def _read(self, uri: str) -> None:
         result = await self._catalog().read(uri)
-        await self._show(plan_read, result)
+        saved = await asyncio.to_thread(save_binary, result, self.image_folder)
+        await self.show_plan(await asyncio.to_thread(plan_read, result, saved))
         for pane in self.query(ResourcesPane):
             pane.mark_read(uri)
 
@@ -148,7 +151,8 @@ class CatalogActions(AppPart):
         self.push_screen(screen, get)
 
     async def _get_prompt(self, name: str, arguments: dict[str, str]) -> None:
-        await self._show(plan_prompt, await self._catalog().get_prompt(name, arguments))
+        result = await self._catalog().get_prompt(name, arguments)
+        await self.show_plan(await asyncio.to_thread(plan_prompt, result))
 
     def on_resources_pane_subscription(self, event: ResourcesPane.Subscription) -> None:
         self._in_worker(self._subscribe(event.uri, event.subscribe))
@@ -202,9 +206,6 @@ class CatalogActions(AppPart):
 
         return complete
 
-    async def _show(self, plan: Callable[[Any], ResultPlan], result: Any) -> None:
-        await self.show_plan(await asyncio.to_thread(plan, result))
-
     def _in_worker(self, work: Awaitable[None]) -> None:
         """Run catalog work in a worker; its failure is shown in the result view."""
 
@@ -221,3 +222,14 @@ class CatalogActions(AppPart):
     def _warn(self, warnings: list[str]) -> None:
         for warning in warnings:
             self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
+
+
+def save_binary(result: ReadResult, folder: Path | None) -> dict[int, Path]:
+    """Write the binary contents that are not images to files (in `folder`, else a new
+    temporary one); their paths by content index."""
+    files = BlockFiles(str(folder) if folder else None, result.uri.rsplit("/", 1)[-1] or "resource")
+    return {
+        index: files.write(index, content.blob, content.mime_type)
+        for index, content in enumerate(result.contents)
+        if content.blob is not None and not (content.mime_type or "").startswith("image/")
+    }

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 
 from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.text import clean, pretty_json
 from fleet_tui.ui.result_format import (
+    MediaPart,
     NotePart,
     Part,
     ResultPlan,
@@ -21,15 +24,17 @@ from fleet_tui.ui.result_format import (
 from fleet_tui.ui.widgets.text_pager import PagerText
 
 
-def plan_read(result: ReadResult) -> ResultPlan:
-    """The contents of one read resource, each under its URI when there are several."""
+def plan_read(result: ReadResult, saved: dict[int, Path] | None = None) -> ResultPlan:
+    """The contents of one read resource, each under its URI when there are several; binary
+    contents already written to a file (`saved`, by index) say where."""
     parts: list[Part] = []
-    for content in result.contents:
+    for index, content in enumerate(result.contents):
         if len(result.contents) > 1:
             parts.append(TextPart(Text(clean(content.uri), style="bold")))
-        parts.append(
-            text_part(content.text) if content.text is not None else resource_part(content)
-        )
+        shown = text_part(content.text) if content.text is not None else resource_part(content)
+        if isinstance(shown, MediaPart) and saved and index in saved:
+            shown.label = shown.label.replace("(s saves it)", f"saved to {saved[index]}")
+        parts.append(shown)
     size = sum(len(c.text or "") + len(c.blob or b"") for c in result.contents)
     return ResultPlan(
         parts=parts or [NotePart("The resource has no contents.")],
