@@ -55,7 +55,7 @@ async def test_lists_resources_and_reads_json_images_and_binary_saved_to_a_file(
         pane = await open_resources(pilot)
         assert [r.uri for r in pane.resources][:2] == ["memo://notes", "memo://config"]
         assert [t.uri_template for t in pane.templates] == ["memo://items/{item}"]
-        assert "4 resources · 1 templates" in screen_text(app)
+        assert "5 resources · 1 templates" in screen_text(app)
         await choose(pilot, pane, 1)
         await shown_title(pilot, "Resource memo://config")
         assert isinstance(app.result_view.plan.parts[0], JsonPart)
@@ -79,7 +79,7 @@ async def test_a_template_is_read_with_values_the_server_completes(catalog_mcp):
     app = catalog_app(catalog_mcp)
     async with app.run_test(size=SIZE) as pilot:
         pane = await open_resources(pilot)
-        await choose(pilot, pane, 4)
+        await choose(pilot, pane, 5)
         screen = await wait_for(
             pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen
         )
@@ -202,3 +202,15 @@ async def test_servers_without_resources_or_prompts_get_no_pane(mcp_alpha, actio
         await pilot.pause()
         assert not app.query(ResourcesPane) and not app.query(PromptsPane)
         assert f"list no {action.removeprefix('show_')}" in screen_text(app)
+
+
+async def test_markup_and_escapes_in_a_resource_name_show_literally(catalog_mcp):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_resources(pilot)
+        assert "[/]evil[bold red]" in screen_text(app)
+        assert "\x1b" not in screen_text(app)
+        await choose(pilot, pane, 4)
+        await shown_title(pilot, "Resource memo://evil")
+        assert "[/]evil[bold red]" in rendered_text(app)
+        assert app.is_running

@@ -44,6 +44,7 @@ async def test_lists_resources_templates_and_prompts_with_their_endpoint(session
         "memo://config",
         "memo://logo",
         "memo://blob",
+        "memo://evil",
     ]
     assert [t.uri_template for t in templates.items] == ["memo://items/{item}"]
     assert templates.items[0].variables() == ["item"]

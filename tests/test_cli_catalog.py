@@ -17,7 +17,7 @@ def test_resources_lists_resources_and_templates(catalog_mcp: ServedMcp) -> None
     assert text.returncode == 0, text.stderr
     assert "memo://config  application/json" in text.stdout
     assert "memo://items/{item}  One item by name." in text.stdout
-    assert "4 resources, 1 templates" in text.stdout
+    assert "5 resources, 1 templates" in text.stdout
     listed = json.loads(as_json.stdout)
     assert [r["uri"] for r in listed["resources"]][:2] == ["memo://notes", "memo://config"]
     assert listed["templates"][0]["endpoint"] == catalog_mcp.url
