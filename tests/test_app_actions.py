@@ -21,7 +21,7 @@ async def test_palette_lists_actions_and_tools(two_servers):
         assert "Call tool echo" in titles
         assert any(t.startswith("Reset the env") for t in titles)
         assert "History: re-run the call" in titles
-        assert "Result view: save the image as PNG" in titles
+        assert "Result view: save the image as PNG (or the audio and binary contents)" in titles
         await call(pilot, "echo", {"text": "again"})
         rerun = next(e for e in app.palette_entries() if e.title == "History: re-run the call")
         await rerun.run()
