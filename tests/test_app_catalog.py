@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.result_format import ImagePart, JsonPart, MediaPart
 from fleet_tui.ui.screens.arguments_screen import ArgumentsScreen
@@ -20,7 +20,7 @@ from tests.fixtures.mcp_servers import ServedMcp
 
 
 def catalog_app(server: ServedMcp) -> FleetTuiApp:
-    return FleetTuiApp(Target(mcp=[server.url]))
+    return FleetTuiApp(McpTarget(urls=[server.url]))
 
 
 async def open_resources(pilot) -> ResourcesPane:
@@ -50,7 +50,7 @@ async def test_lists_resources_and_reads_json_images_and_binary_saved_to_a_file(
     catalog_mcp, tmp_path, monkeypatch
 ):
     monkeypatch.chdir(tmp_path)
-    app = FleetTuiApp(Target(mcp=[catalog_mcp.url]), image_folder=tmp_path / "read")
+    app = FleetTuiApp(McpTarget(urls=[catalog_mcp.url]), image_folder=tmp_path / "read")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = await open_resources(pilot)
         assert [r.uri for r in pane.resources][:2] == ["memo://notes", "memo://config"]
@@ -194,7 +194,7 @@ async def test_tool_hints_show_in_the_list_and_the_form_header(catalog_mcp):
 
 @pytest.mark.parametrize("action", ["show_resources", "show_prompts"])
 async def test_servers_without_resources_or_prompts_get_no_pane(mcp_alpha, action):
-    app = FleetTuiApp(Target(mcp=[mcp_alpha.url]))
+    app = FleetTuiApp(McpTarget(urls=[mcp_alpha.url]))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_connected(pilot)
         await wait_for(pilot, lambda: not [w for w in app.workers if w.group == "catalog"])
