@@ -13,12 +13,11 @@ from typing import Any, TypeVar
 from textual.message import Message
 from textual.widgets import TabbedContent
 
-from fleet_tui.controller import describe
 from fleet_tui.envs.base import EnvError, Tool
 from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
 from fleet_tui.envs.mcp_catalog import McpCatalog, updated_uri
 from fleet_tui.media_files import BlockFiles
-from fleet_tui.text import one_line
+from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.catalog_format import plan_prompt, plan_read
 from fleet_tui.ui.result_format import plan_message
@@ -215,7 +214,9 @@ class CatalogActions(AppPart):
             except EnvError as error:
                 await self.show_plan(plan_message(error.message, is_error=True, title="MCP"))
             except Exception as error:
-                await self.show_plan(plan_message(describe(error), is_error=True, title="MCP"))
+                await self.show_plan(
+                    plan_message(describe_error(error), is_error=True, title="MCP")
+                )
 
         self.run_worker(run(), group="catalog", exit_on_error=False)
 
