@@ -15,7 +15,8 @@ async def test_hostile_names_results_and_errors_are_shown_literally(mcp_hostile)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         assert EVIL_NAME in [t.name for t in app.controller.tools]
-        prompts = [str(o.prompt) for o in app.query_one("#tool-options").options]
+        rows = app.tool_list
+        prompts = [rows.row_text(index) for index in range(len(rows.shown))]
         assert any(EVIL_NAME in p for p in prompts)
         assert not any("\x1b" in p for p in prompts)
         assert any("esc␛[31mname" in p for p in prompts), "an escape is shown, not dropped"

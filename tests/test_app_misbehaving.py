@@ -34,10 +34,8 @@ async def test_broken_tools_are_marked_with_their_reason_and_the_others_work(mis
     app = FleetTuiApp(McpTarget(urls=[f"{misbehaving}/bad-schemas"]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        prompts = {
-            str(option.prompt).split()[0]: str(option.prompt)
-            for option in app.query_one("#tool-options").options
-        }
+        rows = [app.tool_list.row_text(index) for index in range(len(app.tool_list.shown))]
+        prompts = {row.split()[0]: row for row in rows}
 
         assert list(prompts) == ["fine", "deep", "rootless"]
         assert "broken" not in prompts["fine"]

@@ -11,6 +11,7 @@ from fleet_tui.envs.targets import FleetTarget, LocalTarget, OpenEnvTarget
 from fleet_tui.text import clean, one_line, visible
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command
+from fleet_tui.ui.fuzzy import fuzzy_rank
 from fleet_tui.ui.result_format import (
     HIGHLIGHT_LIMIT,
     JsonPart,
@@ -21,7 +22,7 @@ from fleet_tui.ui.result_format import (
     text_part,
 )
 from fleet_tui.ui.widgets.status_bar import Episode, status_text, ttl_left
-from fleet_tui.ui.widgets.tool_list import endpoint_labels, fuzzy_rank
+from fleet_tui.ui.widgets.tool_list import endpoint_labels
 
 
 def test_clean_strips_escape_sequences_and_keeps_markup_text():

@@ -190,7 +190,12 @@ ACTIONS: list[Action] = [
 
 # Keys that are not bindings but behave like them (shown in help).
 NOTES: dict[str, list[tuple[str, str]]] = {
-    "tools": [("type", "Fuzzy filter"), ("up/down", "Move"), ("enter", "Open the tool's form")],
+    "tools": [
+        ("type", "Fuzzy filter"),
+        ("up/down", "Move"),
+        ("home/end, pgup/pgdn", "First / last, a page (in the list)"),
+        ("enter", "Open the tool's form"),
+    ],
     "form": [("tab / shift+tab", "Next / previous field")],
     "resources": [("enter", "Read the resource (a template asks for its values first)")],
     "prompts": [("enter", "Get the prompt (asks for its arguments first)")],

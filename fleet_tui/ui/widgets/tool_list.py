@@ -9,15 +9,15 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.fuzzy import FuzzySearch
 from textual.message import Message
-from textual.widgets import Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Static
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.envs.tool_hints import tool_mark
 from fleet_tui.text import one_line, visible
+from fleet_tui.ui.fuzzy import FuzzyRanker
 from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.widgets.tool_rows import ToolRows
 
 
 def endpoint_labels(urls: list[str]) -> dict[str, str]:
@@ -45,24 +45,13 @@ def program_label(name: str) -> str:
     return f"{prefix}{sep}{posixpath.basename(program)}{space}{rest}" if sep else name
 
 
-def fuzzy_rank(query: str, tools: list[Tool]) -> list[tuple[Tool, list[int]]]:
-    """Tools matching `query` (by name, then description), best first, with matched name offsets."""
-    if not query:
-        return [(tool, []) for tool in tools]
-    search = FuzzySearch()
-    ranked: list[tuple[float, int, Tool, list[int]]] = []
-    for order, tool in enumerate(tools):
-        score, offsets = search.match(query, tool.name)
-        if not score:
-            described, _ = search.match(query, tool.description[:200])
-            score, offsets = described * 0.5, []
-        if score:
-            ranked.append((score, order, tool, list(offsets)))
-    ranked.sort(key=lambda item: (-item[0], item[1]))
-    return [(tool, offsets) for _, _, tool, offsets in ranked]
+def tool_row_height(tool: Tool) -> int:
+    """Lines of the tool's row: its name, then its description or why it is broken, if any."""
+    return 2 if tool.broken is not None or one_line(tool.description or tool.title or "", 1) else 1
 
 
 def tool_prompt(tool: Tool, offsets: list[int], endpoint: str, width: int = 34) -> Text:
+    """The tool's row: its name (matched letters underlined), endpoint, and a second line."""
     name = Text(visible(tool.name), style="bold", no_wrap=True, overflow="ellipsis")
     for offset in offsets:
         if offset < len(name):
@@ -85,7 +74,7 @@ def tool_prompt(tool: Tool, offsets: list[int], endpoint: str, width: int = 34) 
 
 
 class ToolList(Vertical):
-    """Filterable list of tools; posts `ToolList.Chosen` when the highlighted tool changes."""
+    """Filterable list of tools; posts `ToolList.Chosen` when a tool is chosen."""
 
     HELP_AREA = "tools"
     BINDINGS = bindings_for("tools")
@@ -99,46 +88,60 @@ class ToolList(Vertical):
         super().__init__(id=id)
         self.tools: list[Tool] = []
         self.shown: list[Tool] = []
+        self._offsets: list[list[int]] = []
+        self._ranker = FuzzyRanker([])
+        self._labels: dict[str, str] = {}
+        self._heights: dict[int, int] = {}
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter tools (fuzzy)", id="tool-filter")
-        yield OptionList(id="tool-options")
+        yield ToolRows(self._row, self._row_key, id="tool-options")
         yield Static("", id="tool-count", markup=False)
+
+    @property
+    def rows(self) -> ToolRows:
+        return self.query_one(ToolRows)
 
     def set_tools(self, tools: list[Tool], keep_highlight: bool = False) -> None:
         """Show `tools` (`keep_highlight`: the same tool stays highlighted if still there)."""
         self.tools = list(tools)
+        self._ranker = FuzzyRanker(self.tools)
+        self._heights = {id(tool): tool_row_height(tool) for tool in self.tools}
+        urls = sorted({t.endpoint for t in self.tools if t.endpoint})
+        self._labels = endpoint_labels(urls) if len(urls) > 1 else {}
+        self.rows.forget_drawn()
         self._refill(keep_highlight)
+
+    def _row(self, index: int) -> Text:
+        tool = self.shown[index]
+        width = max(16, (self.size.width or 36) - 3)
+        return tool_prompt(tool, self._offsets[index], self._labels.get(tool.endpoint, ""), width)
+
+    def _row_key(self, index: int) -> tuple[int, tuple[int, ...], int]:
+        return (id(self.shown[index]), tuple(self._offsets[index]), self.size.width)
+
+    def row_text(self, index: int) -> str:
+        """The plain text of the row shown at `index`."""
+        return self._row(index).plain
 
     def _refill(self, keep_highlight: bool = False) -> None:
         """Rank and show the tools; highlight the best match (or, when asked, the same tool)."""
-        options = self.query_one("#tool-options", OptionList)
-        index = options.highlighted
+        index = self.rows.highlighted
         current = None
         if keep_highlight and index is not None and index < len(self.shown):
             current = self.shown[index].name
         query = self.query_one("#tool-filter", Input).value.strip()
-        ranked = fuzzy_rank(query, self.tools)
+        ranked = self._ranker.rank(query)
         self.shown = [tool for tool, _ in ranked]
-        urls = sorted({t.endpoint for t in self.tools if t.endpoint})
-        width = max(16, (self.size.width or 36) - 3)
-        labels = endpoint_labels(urls) if len(urls) > 1 else {}
-        options.clear_options()
-        options.add_options(
-            [Option(tool_prompt(t, offs, labels.get(t.endpoint, ""), width)) for t, offs in ranked]
-        )
-        endpoints = len(urls)
+        self._offsets = [offsets for _, offsets in ranked]
+        self.rows.set_rows([self._heights[id(tool)] for tool in self.shown])
         count = f"{len(self.shown)}/{len(self.tools)} tools"
-        if endpoints > 1:
-            count += f" · {endpoints} endpoints"
-        self.query_one("#tool-count", Static).update(count)
+        if len(self._labels) > 1:
+            count += f" · {len(self._labels)} endpoints"
+        self.query_one("#tool-count", Static).update(count, layout=False)  # one line, always
         if self.shown:
             names = [tool.name for tool in self.shown]
-            options.highlighted = names.index(current) if current in names else 0
-
-    def on_resize(self) -> None:
-        if self.tools:
-            self._refill(keep_highlight=True)
+            self.rows.highlighted = names.index(current) if current in names else 0
 
     @on(Input.Changed, "#tool-filter")
     def _filter_changed(self) -> None:
@@ -147,30 +150,30 @@ class ToolList(Vertical):
     @on(Input.Submitted, "#tool-filter")
     def _filter_submitted(self) -> None:
         if self.shown:
-            self.post_message(self.Chosen(self.shown[self.query_one(OptionList).highlighted or 0]))
+            self.post_message(self.Chosen(self.shown[self.rows.highlighted or 0]))
 
-    @on(OptionList.OptionSelected, "#tool-options")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    @on(ToolRows.Selected)
+    def _selected(self, event: ToolRows.Selected) -> None:
         event.stop()
-        self.post_message(self.Chosen(self.shown[event.option_index]))
+        self.post_message(self.Chosen(self.shown[event.index]))
 
     def select(self, name: str) -> Tool | None:
         """Highlight and choose the tool called `name` (clearing the filter if needed)."""
         if name not in [t.name for t in self.shown]:
             self.query_one("#tool-filter", Input).value = ""
             self._refill()
-        for index, tool in enumerate(self.shown):
-            if tool.name == name:
-                self.query_one(OptionList).highlighted = index
-                self.post_message(self.Chosen(tool))
-                return tool
-        return None
+        tool = self.highlight(name)
+        if tool is not None:
+            self.post_message(self.Chosen(tool))
+        return tool
 
-    def highlight(self, name: str) -> None:
+    def highlight(self, name: str) -> Tool | None:
         """Move the list's highlight to `name` if it is shown (no message)."""
         for index, tool in enumerate(self.shown):
             if tool.name == name:
-                self.query_one(OptionList).highlighted = index
+                self.rows.highlighted = index
+                return tool
+        return None
 
     def focus_filter(self) -> None:
         """Focus the filter at once (a key typed right after f2 goes to it)."""
@@ -178,10 +181,9 @@ class ToolList(Vertical):
 
     def on_key(self, event: events.Key) -> None:
         """Up/down in the filter move through the list."""
-        options = self.query_one(OptionList)
         if self.query_one("#tool-filter", Input).has_focus and event.key in ("down", "up"):
             event.stop()
             if event.key == "down":
-                options.action_cursor_down()
+                self.rows.action_cursor_down()
             else:
-                options.action_cursor_up()
+                self.rows.action_cursor_up()
