@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from fleet_tui import __version__
-from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.errors import EnvError
 
 COMMANDS: dict[str, str] = {
     "envs": "list the envs a Fleet host offers",

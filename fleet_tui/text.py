@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -215,6 +214,8 @@ def pretty_json(value: Any) -> str:
 def leaf_errors(error: BaseException) -> list[BaseException]:
     """The non-group exceptions inside `error`, cancellations last (they are rarely the cause)."""
     if isinstance(error, BaseExceptionGroup):
+        import asyncio  # loaded by whoever raised a group; not at start-up (`--help`)
+
         leaves = [leaf for inner in error.exceptions for leaf in leaf_errors(inner)]
         return sorted(leaves, key=lambda leaf: isinstance(leaf, asyncio.CancelledError))
     return [error]

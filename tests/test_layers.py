@@ -81,3 +81,19 @@ def test_widgets_and_screens_do_not_import_the_app(source: Path) -> None:
     tree = ast.parse(source.read_text(encoding="utf-8"))
     modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert "fleet_tui.ui.app" not in modules
+
+
+def test_help_loads_no_models_and_no_network_or_ui_library() -> None:
+    """`fleet-tui --help` stays fast: no pydantic (the models), asyncio, Textual or mcp."""
+    code = (
+        "import sys, contextlib, io\n"
+        "from fleet_tui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        "print(sorted({'pydantic', 'asyncio', 'textual', 'mcp'} & set(sys.modules)))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"

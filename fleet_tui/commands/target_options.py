@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fleet_tui.envs.base import EnvError
-from fleet_tui.envs.targets import FleetTarget, LocalTarget, McpTarget, OpenEnvTarget, Target
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.text import one_line, remember_secret_values, remember_secrets
+
+if TYPE_CHECKING:  # the models (pydantic) load when a target is built, not for `--help`
+    from fleet_tui.envs.targets import Target
 
 
 def add_target_arguments(
@@ -93,6 +95,8 @@ def heartbeat_seconds(asked: int | None, *, keep: bool) -> int | None:
 
 def target_from_args(args: argparse.Namespace) -> Target:
     """Build and check a Target; raises EnvError (exit 2) with a one-line message."""
+    from fleet_tui.envs.targets import FleetTarget, LocalTarget, McpTarget, OpenEnvTarget
+
     check_target_args(args)
     env_variables = dict(key_value(item, "--env") for item in args.env_variables)
     remember_secrets(env_variables)  # whatever the target: an env may echo them

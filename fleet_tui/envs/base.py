@@ -23,7 +23,7 @@ from pydantic import (
     ValidationInfo,
 )
 
-from fleet_tui.text import PlainError
+from fleet_tui.envs.errors import EnvError as EnvError
 
 
 def _bytes_from_base64_json(value: Any, info: ValidationInfo) -> Any:
@@ -48,18 +48,6 @@ Base64Bytes = Annotated[
 
 Progress = Callable[[str], None]
 """A callback that receives one line of human-readable progress ("Creating instance…")."""
-
-
-class EnvError(PlainError):
-    """Something went wrong reaching or driving an environment; the message is for the user.
-
-    `exit_code` follows the CLI contract: 1 for a tool or verifier failure, 2 for usage,
-    connection or provisioning errors.
-    """
-
-    def __init__(self, message: str, *, exit_code: int = 2) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,7 +285,8 @@ class Env(Protocol):
         ...
 
     async def list_tools(self, refresh: bool = False) -> list[Tool]:
-        """The union of tools; cached after the first listing unless `refresh`."""
+        """The union of tools; cached after the first listing unless `refresh`. `connect` and
+        `reconnect` leave the cache fresh or empty, so the listing after them is not repeated."""
         ...
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:

@@ -1,8 +1,22 @@
-"""Which transport errors are worth trying again (their text: `fleet_tui.text.describe_error`)."""
+"""`EnvError`, the error a user reads; which transport errors are worth trying again (their
+text: `fleet_tui.text.describe_error`). Light to import: `fleet-tui --help` loads it."""
 
 from __future__ import annotations
 
-from fleet_tui.text import http_status, leaf_errors
+from fleet_tui.text import PlainError, http_status, leaf_errors
+
+
+class EnvError(PlainError):
+    """Something went wrong reaching or driving an environment; the message is for the user.
+
+    `exit_code` follows the CLI contract: 1 for a tool or verifier failure, 2 for usage,
+    connection or provisioning errors.
+    """
+
+    def __init__(self, message: str, *, exit_code: int = 2) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
 
 MCP_TRANSIENT_CODES = (-32000, -32603)
 """mcp's codes for a lost connection (CONNECTION_CLOSED) and for an HTTP error status other
