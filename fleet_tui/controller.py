@@ -300,7 +300,7 @@ class SessionController:
                 if isinstance(hearing := unwrapped(self.env), HearsServer):
                     hearing.listen(self.client_handlers)
                 await self.env.connect(self._progress)
-            tools = await self.env.list_tools(refresh=True)
+            tools = await self.env.list_tools()  # connecting lists them, or left them unlisted
         except asyncio.CancelledError:
             self._progress("Cancelled: closing what was created…")
             await asyncio.shield(self.close_env())

@@ -169,3 +169,34 @@ async def test_tasks_reset_or_switch_the_env_and_verdicts_follow_the_last_call(l
         assert any(isinstance(e, EnvClosed) and e.info.env_key == "tracker" for e in events)
     finally:
         await session.close()
+
+
+class CountingServer(MCPServer):
+    """An MCP server that counts the tools/list requests it answers."""
+
+    listings = 0
+
+    async def list_tools(self):  # type: ignore[no-untyped-def]
+        CountingServer.listings += 1
+        return await super().list_tools()
+
+
+async def test_connecting_and_reconnecting_list_the_tools_once_each():
+    server = CountingServer("counting", log_level="WARNING")
+
+    @server.tool(description="Says hello.")
+    def hello() -> str:
+        return "hello"
+
+    served = serve_in_thread("counting", server)
+    session, _ = watched(McpTarget(urls=[served.url]))
+    try:
+        tools = await session.connect()
+        assert [tool.name for tool in tools] == ["hello"]
+        assert CountingServer.listings == 1
+        session.start_connecting(reopen=True)
+        await session.connect()
+        assert CountingServer.listings == 2
+    finally:
+        await session.close()
+        served.stop()

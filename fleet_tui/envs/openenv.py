@@ -102,6 +102,7 @@ class OpenEnvEnv:
         await self._drop_socket()
         self._status = EndpointStatus(url=self.ws_url)
         self._first_seed = None
+        self._tools = None  # the new session lists them again
         await self.connect(progress)
 
     async def close(self) -> None:
