@@ -36,6 +36,7 @@ from mcp_types import methods as mcp_methods
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from fleet_tui.envs.mcp_preload import shared_ssl_context
 from fleet_tui.envs.results import BROKEN_TOOL_KEY
 from fleet_tui.envs.traffic import HttpExchange
 from fleet_tui.text import describe_error, leaf_errors
@@ -61,7 +62,9 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
     """An httpx2 transport that checks MCP replies before the SDK reads them (see the module)."""
 
     def __init__(self, url: str, on_exchange: Callable[[HttpExchange], None] | None = None) -> None:
-        self.inner = httpx2.AsyncHTTPTransport(proxy=environment_proxy(url))
+        self.inner = httpx2.AsyncHTTPTransport(
+            proxy=environment_proxy(url), verify=shared_ssl_context()
+        )
         self.on_exchange = on_exchange
         """Told of each request once its response headers arrived (the network log)."""
 

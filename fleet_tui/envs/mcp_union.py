@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
+from fleet_tui.envs import mcp_preload
 from fleet_tui.envs.base import (
     EndpointState,
     EndpointStatus,
@@ -104,6 +105,7 @@ class McpUnion:
 
     async def _open(self, endpoints: list[McpEndpoint], progress: Progress | None) -> None:
         started = time.monotonic()
+        await mcp_preload.loaded()
         names = ", ".join(endpoint.url for endpoint in endpoints)
         say(
             progress,

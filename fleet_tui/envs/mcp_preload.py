@@ -1,0 +1,36 @@
+"""What every MCP connection needs, made once and off the event loop: the mcp SDK's modules
+(importing them takes most of a second: their types build pydantic models) and one SSL context
+(loading the CA bundle takes ~20 ms) shared by every endpoint's HTTP transport."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib
+import ssl
+import sys
+
+SDK_MODULES = ("mcp.client.session", "mcp.client.streamable_http", "fleet_tui.envs.mcp_http")
+
+
+@functools.cache
+def shared_ssl_context() -> ssl.SSLContext:
+    """The SSL context of every MCP endpoint's transport (httpx2's default verification)."""
+    import httpx2
+
+    return httpx2.create_ssl_context()
+
+
+def load() -> None:
+    """Import the SDK and make the SSL context (slow: call it in a thread, see `loaded`)."""
+    for name in SDK_MODULES:
+        importlib.import_module(name)
+    shared_ssl_context()
+
+
+async def loaded() -> None:
+    """Load what `load` loads in a thread, so the event loop (a TUI's first frame and its
+    spinner) keeps running meanwhile; at once when it is loaded."""
+    if shared_ssl_context.cache_info().currsize and all(m in sys.modules for m in SDK_MODULES):
+        return
+    await asyncio.to_thread(load)
