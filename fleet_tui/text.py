@@ -83,6 +83,8 @@ def redact(value: Any, secrets: list[str] | None = None) -> Any:
     if isinstance(value, str):
         for secret in secrets:
             value = value.replace(secret, REDACTED)
+        if "bearer" not in value.lower():  # a cheap look first: the regex ignores case, slowly
+            return value
         return BEARER.sub(r"\1" + REDACTED, value)
     return value
 
@@ -129,8 +131,8 @@ def clean(text: str) -> str:
 
 
 def _strip(text: str) -> str:
-    if text.isprintable():
-        return text
+    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
+        return text  # nothing to strip (lines and tabs are kept)
     return signed_formats(_CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n"))))
 
 

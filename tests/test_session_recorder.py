@@ -151,7 +151,7 @@ def test_secrets_never_written(tmp_path, monkeypatch):
 
 
 def test_crash_mid_session_leaves_a_readable_file(tmp_path):
-    """A recording process killed with SIGKILL mid-write: every finished event is on disk."""
+    """A recording process killed with SIGKILL mid-write: every event written is on disk."""
     path = tmp_path / "crash.jsonl"
     script = textwrap.dedent(f"""
         import sys, time
@@ -162,6 +162,7 @@ def test_crash_mid_session_leaves_a_readable_file(tmp_path):
             seq = recorder.call("echo", {{"i": i}})
             recorder.result(seq, ToolResult(blocks=[TextBlock(text=str(i))]))
         recorder.call("echo", {{"i": 5}})
+        recorder.flush()  # the writer thread has written them
         recorder._file.write('{{"seq": 99, "event": "res')  # a line cut off mid-write
         recorder._file.flush()
         print("ready", flush=True)
@@ -264,3 +265,35 @@ def test_a_stored_block_keeps_secrets_out_and_a_missing_one_is_a_clear_error(tmp
     stored.unlink()
     with pytest.raises(EnvError, match="session block missing"):
         session.tool_result(session.steps()[0].result.result)
+
+
+def test_close_writes_every_queued_event(tmp_path):
+    """Big results are written by the writer thread; close waits for all of them."""
+    path = tmp_path / "big.jsonl"
+    recorder = SessionRecorder(path)
+    text = "line\n" * 200_000
+    for i in range(5):
+        seq = recorder.call("dump", {"i": i})
+        recorder.result(seq, ToolResult(blocks=[TextBlock(text=f"{i}:{text}")]))
+    recorder.close()
+    steps = load_session(path).steps()
+    assert [s.call.arguments["i"] for s in steps] == [0, 1, 2, 3, 4]
+    assert all(s.result is not None for s in steps)
+
+
+def test_a_process_that_crashes_without_closing_still_writes_every_event(tmp_path):
+    path = tmp_path / "crashed.jsonl"
+    script = textwrap.dedent(f"""
+        from fleet_tui.envs.base import TextBlock, ToolResult
+        from fleet_tui.session.recorder import SessionRecorder
+        recorder = SessionRecorder({str(path)!r})
+        for i in range(20):
+            seq = recorder.call("echo", {{"i": i}})
+            recorder.result(seq, ToolResult(blocks=[TextBlock(text="x" * 100_000)]))
+        raise RuntimeError("the app crashed")
+    """)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert run.returncode == 1 and "the app crashed" in run.stderr
+    steps = load_session(path).steps()
+    assert [s.call.arguments["i"] for s in steps] == list(range(20))
+    assert all(s.result is not None for s in steps)

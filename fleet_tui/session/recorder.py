@@ -1,5 +1,8 @@
 """Append every event of a session to a JSONL file as it happens.
 
+A writer thread does the work (redacting, encoding, hashing, writing), so a big result costs
+the caller nothing; `close` (also run at interpreter exit, after a crash) writes what is queued.
+
 Each event is one line, written and flushed at once, so a crash loses nothing that already
 happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), and so does any
 other block, or structured content, whose JSON is over INLINE_LIMIT (`NAME.blocks/<sha256>.json`):
@@ -9,10 +12,13 @@ their owner only (see `private_files`).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
+import queue
 import re
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,6 +100,11 @@ class SessionRecorder:
         self._file: IO[str] | None = open_private_append(self.path)
         self._seq = 0
         self.last_call_seq: int | None = None
+        self._queue: queue.Queue[Callable[[], Any] | None] = queue.Queue()
+        self._failure: Exception | None = None
+        self._writer = threading.Thread(target=self._drain, name="session-writer", daemon=True)
+        self._writer.start()
+        atexit.register(self.close)
         self._write(SessionStart(seq=self._next(), at=_now()))
 
     def __enter__(self) -> SessionRecorder:
@@ -103,9 +114,19 @@ class SessionRecorder:
         self.close()
 
     def close(self) -> None:
+        """Write what is queued and close the file; raises an error the writer met."""
         if self._file is not None:
+            self._queue.put(None)
+            self._writer.join()
             self._file.close()
             self._file = None
+            atexit.unregister(self.close)
+        self._raise_failure()
+
+    def flush(self) -> None:
+        """Wait until every event recorded so far is in the file."""
+        self._queue.join()
+        self._raise_failure()
 
     # -- events ----------------------------------------------------------------------------
 
@@ -136,10 +157,13 @@ class SessionRecorder:
         return seq
 
     def result(self, call_seq: int, result: ToolResult) -> int:
-        stored = self._stored_result(result)
-        return self._write(
-            ResultEvent(seq=self._next(), at=_now(), call_seq=call_seq, result=stored)
+        seq, at = self._next(), _now()
+        self._submit(
+            lambda: ResultEvent(
+                seq=seq, at=at, call_seq=call_seq, result=self._stored_result(result)
+            )
         )
+        return seq
 
     def error(self, message: str, call_seq: int | None = None) -> int:
         return self._write(
@@ -190,11 +214,33 @@ class SessionRecorder:
         return self._seq
 
     def _write(self, event: Any) -> int:
+        self._submit(lambda: event)
+        return event.seq
+
+    def _submit(self, make_event: Callable[[], Any]) -> None:
+        """Queue an event (made by `make_event` on the writer thread) for the file."""
         if self._file is None:
             raise ValueError(f"session file {self.path} is closed")
-        self._file.write(_json_line(redact(event.model_dump(mode="json"))) + "\n")
-        self._file.flush()
-        return event.seq
+        self._raise_failure()
+        self._queue.put(make_event)
+
+    def _drain(self) -> None:
+        """The writer thread: one line per queued event, flushed, until `close`."""
+        while (make_event := self._queue.get()) is not None:
+            try:
+                if self._failure is None and self._file is not None:
+                    event = make_event()
+                    self._file.write(_json_line(redact(event.model_dump(mode="json"))) + "\n")
+                    self._file.flush()
+            except Exception as error:  # kept for the caller: close and flush raise it
+                self._failure = error
+            finally:
+                self._queue.task_done()
+        self._queue.task_done()
+
+    def _raise_failure(self) -> None:
+        if self._failure is not None:
+            raise self._failure
 
     def _stored_result(self, result: ToolResult) -> RecordedResult:
         blocks: list[Any] = []
