@@ -150,24 +150,36 @@ def test_secrets_never_written(tmp_path, monkeypatch):
     assert "MODE" in text and "fast" in text
 
 
-def test_crash_mid_session_leaves_a_readable_file(tmp_path):
-    """A recording process killed with SIGKILL mid-write: every event written is on disk."""
-    path = tmp_path / "crash.jsonl"
-    script = textwrap.dedent(f"""
-        import sys, time
+def recording_script(path, calls: int, text: str, then: str) -> str:
+    """Python that records `calls` calls of `echo` (result: the expression `text`) to `path`,
+    then runs `then`."""
+    return textwrap.dedent(f"""
         from fleet_tui.envs.base import TextBlock, ToolResult
         from fleet_tui.session.recorder import SessionRecorder
         recorder = SessionRecorder({str(path)!r})
-        for i in range(5):
+        for i in range({calls}):
             seq = recorder.call("echo", {{"i": i}})
-            recorder.result(seq, ToolResult(blocks=[TextBlock(text=str(i))]))
-        recorder.call("echo", {{"i": 5}})
+            recorder.result(seq, ToolResult(blocks=[TextBlock(text={text})]))
+    """) + textwrap.dedent(then)
+
+
+def test_crash_mid_session_leaves_a_readable_file(tmp_path):
+    """A recording process killed with SIGKILL mid-write: every event written is on disk."""
+    path = tmp_path / "crash.jsonl"
+    script = recording_script(
+        path,
+        5,
+        "str(i)",
+        """
+        import time
+        recorder.call("echo", {"i": 5})
         recorder.flush()  # the writer thread has written them
-        recorder._file.write('{{"seq": 99, "event": "res')  # a line cut off mid-write
+        recorder._file.write('{"seq": 99, "event": "res')  # a line cut off mid-write
         recorder._file.flush()
         print("ready", flush=True)
         time.sleep(60)
-    """)
+        """,
+    )
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout.readline().strip() == "ready"
@@ -283,15 +295,7 @@ def test_close_writes_every_queued_event(tmp_path):
 
 def test_a_process_that_crashes_without_closing_still_writes_every_event(tmp_path):
     path = tmp_path / "crashed.jsonl"
-    script = textwrap.dedent(f"""
-        from fleet_tui.envs.base import TextBlock, ToolResult
-        from fleet_tui.session.recorder import SessionRecorder
-        recorder = SessionRecorder({str(path)!r})
-        for i in range(20):
-            seq = recorder.call("echo", {{"i": i}})
-            recorder.result(seq, ToolResult(blocks=[TextBlock(text="x" * 100_000)]))
-        raise RuntimeError("the app crashed")
-    """)
+    script = recording_script(path, 20, '"x" * 100_000', 'raise RuntimeError("the app crashed")')
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert run.returncode == 1 and "the app crashed" in run.stderr
     steps = load_session(path).steps()
