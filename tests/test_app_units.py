@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from fleet_tui.cli import build_command_parser
 from fleet_tui.commands.app import IMAGE_BACKENDS
 from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
 from fleet_tui.envs.targets import FleetTarget, LocalTarget, OpenEnvTarget
+from fleet_tui.local.envs import todo_gui
 from fleet_tui.text import clean, one_line, visible
 from fleet_tui.ui import images
 from fleet_tui.ui.call_command import call_command
@@ -66,6 +69,17 @@ def test_backend_choice_and_decode_failure(monkeypatch):
     assert (
         refused.picture is None and refused.error == "cannot show image/png (15 B): not a valid PNG"
     )
+
+
+def test_one_screenshot_shown_by_two_views_is_decoded_once():
+    """The result view and the screenshot pane decode the same bytes at the same time."""
+    png = todo_gui.render([todo_gui.Todo(1, "Decode me once", False)], todo_gui.Ui())
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(lambda _: images.prepare(png, "image/png", None), range(2))
+    assert first is second and first.picture is not None
+    assert images.prepare(png, "image/png", None) is first
+    again = bytes(bytearray(png))  # equal bytes, another object: another screenshot
+    assert images.prepare(again, "image/png", None) is not first
 
 
 def test_text_parts_pick_json_markdown_plain_or_pager():

@@ -12,6 +12,8 @@ import functools
 import hashlib
 import os
 import tempfile
+import threading
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,10 +73,34 @@ class Prepared:
     error: str | None = None
 
 
+REMEMBERED_DECODES = 1
+"""The shown picture, no other, stays alive for a second view to share."""
+_decodes: list[tuple[bytes, str, Future[Prepared]]] = []
+"""The latest decode, by the very bytes object decoded."""
+_decodes_lock = threading.Lock()
+
+
 def prepare(data: bytes, mime_type: str, spill_folder: Path | None) -> Prepared:
-    """Decode `data` for drawing (slow: run it in a thread). An image past the pixel cap is
-    not decoded: its bytes go to `spill_folder` (or a temporary folder) and the message
-    names the file."""
+    """Decode `data` for drawing (slow: run it in a thread). The same bytes object given again
+    (a screenshot shown by the result view and the screenshot pane, even at the same time) is
+    decoded once. An image past the pixel cap is not decoded: its bytes go to `spill_folder`
+    (or a temporary folder) and the message names the file."""
+    with _decodes_lock:
+        earlier = next((f for d, m, f in _decodes if d is data and m == mime_type), None)
+        if earlier is None:
+            mine: Future[Prepared] = Future()
+            _decodes.append((data, mime_type, mine))
+            del _decodes[:-REMEMBERED_DECODES]
+    if earlier is not None:
+        return earlier.result()
+    try:
+        mine.set_result(_decoded(data, mime_type, spill_folder))
+    except BaseException as error:
+        mine.set_exception(error)
+    return mine.result()
+
+
+def _decoded(data: bytes, mime_type: str, spill_folder: Path | None) -> Prepared:
     try:
         picture = image_data.decode(data, mime_type)
     except image_data.ImageTooLarge as error:

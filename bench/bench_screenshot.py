@@ -1,0 +1,73 @@
+"""Screenshot benchmark: a computer-use screenshot shown by both the result view and the
+screenshot pane, as after every computer action.
+
+Run: .venv/bin/python bench/bench_screenshot.py [--runs 5]
+Headless Textual, half-cell images. A 1280x800 PNG of the bundled todo app, as a tool result:
+timed from the result's arrival (planned in a thread, as the app does) until both views have
+decoded and painted it. Medians; goal: at most 40 ms (the issue's "action to updated
+screenshot, minus the raw call").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fleet_tui.envs.base import ImageBlock, ToolResult
+from fleet_tui.local.envs import todo_gui
+from fleet_tui.ui import images
+
+images.choose_backend("halfcell")
+
+from bench.bench_ui import Bench, paint  # noqa: E402
+from fleet_tui.ui.result_format import plan_result  # noqa: E402
+from fleet_tui.ui.widgets.image_view import ImageView  # noqa: E402
+from fleet_tui.ui.widgets.result_view import ResultView  # noqa: E402
+from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane  # noqa: E402
+
+SIZE = (120, 36)
+GOAL_S = 0.040
+
+
+def screenshot(index: int) -> bytes:
+    todos = [todo_gui.Todo(i, f"Todo {i} of run {index}", i % 3 == 0) for i in range(8)]
+    return todo_gui.render(todos, todo_gui.Ui())
+
+
+async def both_views(png: bytes) -> float:
+    result = ToolResult(blocks=[ImageBlock(data=png)])
+    app = Bench()
+    async with app.run_test(size=SIZE) as pilot:
+        await paint(pilot)
+        view, pane = app.query_one(ResultView), app.query_one(ScreenshotPane)
+        started = time.perf_counter()
+        plan = await asyncio.to_thread(plan_result, result, None, "computer")
+        await view.show(plan)
+        pane.show(result.blocks[0].data, "image/png")
+        while not all(v.picture is not None for v in app.query(ImageView)):
+            await asyncio.sleep(0.001)
+        await paint(pilot)
+        return time.perf_counter() - started
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    times = [await both_views(screenshot(index)) for index in range(runs + 1)][1:]
+    median = statistics.median(times)
+    met = "met" if median <= GOAL_S else "NOT met"
+    print(
+        f"screenshot 1280x800 in the result view and the pane: {median * 1000:.0f} ms "
+        f"(goal <= {GOAL_S * 1000:.0f} ms: {met})"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
