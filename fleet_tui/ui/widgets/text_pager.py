@@ -62,5 +62,9 @@ class TextPager(ScrollView, can_focus=True):
         if index >= len(self._text.lines):
             return Strip.blank(width, style)
         line = self._text.lines[index]
+        if line.isascii():  # a cell per character: cut the visible part before measuring
+            shown = line[scroll_x : scroll_x + width]
+            strip = Strip([Segment(shown, style)], len(shown))
+            return strip.extend_cell_length(width, Style.null() + style)
         strip = Strip([Segment(line, style)], cell_len(line))
         return strip.crop_extend(scroll_x, scroll_x + width, Style.null() + style)
