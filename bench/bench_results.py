@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_cli import start_mcp_server  # noqa: E402
 from fleet_tui.envs.factory import make_env  # noqa: E402
-from fleet_tui.envs.targets import Target  # noqa: E402
+from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session.recorder import SessionRecorder  # noqa: E402
 from fleet_tui.session.recording_env import RecordingEnv  # noqa: E402
 
@@ -42,9 +42,9 @@ async def one_megabyte_calls(url: str, runs: int, folder: Path) -> dict[str, flo
     from fleet_tui.envs.mcp_http import MAX_REPLY_BYTES
 
     arguments = {"kib": 1024}
-    plain = make_env(Target(mcp=[url]))
+    plain = make_env(McpTarget(urls=[url]))
     recorder = SessionRecorder(folder / "bench.jsonl")
-    recorded = RecordingEnv(make_env(Target(mcp=[url])), recorder)
+    recorded = RecordingEnv(make_env(McpTarget(urls=[url])), recorder)
     await plain.connect()
     await recorded.connect()
     times: dict[str, list[float]] = {"raw SDK": [], "fleet-tui": [], "fleet-tui recording": []}
@@ -81,7 +81,7 @@ async def ten_megabytes_in_the_app(url: str, folder: Path) -> tuple[float, float
 
     recorder = SessionRecorder(folder / "app.jsonl")
     app = FleetTuiApp(
-        Target(mcp=[url]), env_factory=lambda target: RecordingEnv(make_env(target), recorder)
+        McpTarget(urls=[url]), env_factory=lambda target: RecordingEnv(make_env(target), recorder)
     )
     longest = 0.0
     async with app.run_test(size=SIZE) as pilot:
