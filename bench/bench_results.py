@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_cli import start_mcp_server  # noqa: E402
 from fleet_tui.envs.factory import make_env  # noqa: E402
-from fleet_tui.envs.targets import McpTarget
+from fleet_tui.envs.targets import McpTarget  # noqa: E402
 from fleet_tui.session.recorder import SessionRecorder  # noqa: E402
 from fleet_tui.session.recording_env import RecordingEnv  # noqa: E402
 
