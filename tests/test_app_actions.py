@@ -56,7 +56,7 @@ async def test_f1_typed_right_after_f2_or_f3_shows_that_area(two_servers):
     app = FleetTuiApp(two_servers)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        for key, area in (("f3", "history"), ("f2", "tools")):
+        for key, area in (("f3", "history"), ("f2", "filter")):  # f2 focuses the tool filter
             for typed in (key, "f1"):  # both queued before the app's next turn
                 app.post_message(events.Key(typed, None))
             await pilot.pause()

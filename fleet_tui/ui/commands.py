@@ -24,8 +24,8 @@ from fleet_tui.text import one_line, visible
 from fleet_tui.ui.keymap import AREAS, key_label, palette_actions
 
 AREA_WIDGETS = (
-    "ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane, HeldCalls, ResourcesPane, "
-    "PromptsPane"
+    "FilterInput, ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane, HeldCalls, "
+    "ResourcesPane, PromptsPane"
 )
 
 

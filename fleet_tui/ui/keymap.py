@@ -34,6 +34,7 @@ class Action:
 AREAS: dict[str, str] = {
     "global": "Everywhere",
     "tools": "Tool list",
+    "filter": "Tool filter",
     "form": "Tool form",
     "result": "Result view",
     "history": "History",
@@ -98,6 +99,24 @@ ACTIONS: list[Action] = [
     Action("screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
     Action("toggle_live", "ctrl+l", "Live mode: clicks on the screenshot act at once", show=False),
     Action("toggle_typing", "ctrl+t", "Typing mode: keys go to the env", show=False),
+    Action(
+        "select_query",
+        "slash",
+        "Select the filter's text (what you type next replaces it)",
+        area="filter",
+        show=False,
+        palette=False,
+        priority=True,  # before the box takes it as a character
+    ),
+    Action(
+        "select_query",
+        "ctrl+a",
+        "Select the filter's text, as / does",
+        area="filter",
+        show=False,
+        palette=False,
+    ),
+    Action("clear_filter", "ctrl+u", "Clear the filter", area="filter", show=False),
     Action(
         "open_image",
         "f",
@@ -188,14 +207,17 @@ ACTIONS: list[Action] = [
     Action("cancel", "escape", "Cancel (no answer chosen)", area="ask", palette=False),
 ]
 
+_TOOL_LIST_NOTES = [
+    ("type", "Fuzzy filter"),
+    ("up/down", "Move"),
+    ("home/end, pgup/pgdn", "First / last, a page (in the list)"),
+    ("enter", "Open the tool's form"),
+]
+
 # Keys that are not bindings but behave like them (shown in help).
 NOTES: dict[str, list[tuple[str, str]]] = {
-    "tools": [
-        ("type", "Fuzzy filter"),
-        ("up/down", "Move"),
-        ("home/end, pgup/pgdn", "First / last, a page (in the list)"),
-        ("enter", "Open the tool's form"),
-    ],
+    "tools": _TOOL_LIST_NOTES,
+    "filter": _TOOL_LIST_NOTES,
     "form": [("tab / shift+tab", "Next / previous field")],
     "resources": [("enter", "Read the resource (a template asks for its values first)")],
     "prompts": [("enter", "Get the prompt (asks for its arguments first)")],

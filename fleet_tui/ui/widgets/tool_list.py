@@ -17,6 +17,7 @@ from fleet_tui.envs.tool_hints import tool_mark
 from fleet_tui.text import one_line, visible
 from fleet_tui.ui.fuzzy import FuzzyRanker
 from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.widgets.filter_input import FilterInput
 from fleet_tui.ui.widgets.tool_rows import ToolRows
 
 
@@ -94,7 +95,7 @@ class ToolList(Vertical):
         self._heights: dict[int, int] = {}
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Filter tools (fuzzy)", id="tool-filter")
+        yield FilterInput(placeholder="Filter tools (fuzzy)", id="tool-filter")
         yield ToolRows(self._row, self._row_key, id="tool-options")
         yield Static("", id="tool-count", markup=False)
 
