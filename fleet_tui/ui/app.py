@@ -96,6 +96,9 @@ class FleetTuiApp(
     TITLE = "fleet-tui"
     BINDINGS = bindings_for("global")
     COMMANDS = App.COMMANDS | {FleetCommands}
+    AUTO_FOCUS = "#tool-filter"
+    """Keys typed while the env connects filter the tools it will list (Textual's default, the
+    first focusable widget, is the hidden banner's button, where they were lost)."""
 
     def __init__(
         self,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from textual.message import Message
+from textual.widgets import Input
 
 from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvInfo, Tool
@@ -71,12 +72,10 @@ class ConnectionSetup(AppPart):
         if computer_use:
             await self.show_tool(COMPUTER_TOOL, {"action": "screenshot"})
             self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
-        elif tools and self.tool_panel.tool is None:
-            await self.show_tool(tools[0].name)
-        if len(tools) == 1 and not computer_use:
-            self.call_after_refresh(self.tool_panel.focus_form)  # nothing to pick: type at once
-        elif not computer_use:
-            self.tool_list.focus_filter()
+        elif self.tool_list.shown and self.tool_panel.tool is None:
+            await self.show_tool(self.tool_list.shown[0].name)  # the best match of what was typed
+        if not computer_use:
+            self._focus_after_connecting(tools)
         self.env_ready.publish(tools)
 
     async def refresh_tools(self) -> None:
@@ -108,6 +107,16 @@ class ConnectionSetup(AppPart):
             await panel.show_tool(fresh, typed)
         else:
             panel.tool = fresh
+
+    def _focus_after_connecting(self, tools: list[Tool]) -> None:
+        """Leave the focus where the person put it while connecting (keys typed meanwhile went
+        to the filter); the only tool's form takes it if nothing was typed, as there is nothing
+        to pick."""
+        filter_box = self.tool_list.query_one("#tool-filter", Input)
+        if len(tools) == 1 and filter_box.has_focus and not filter_box.value:
+            self.call_after_refresh(self.tool_panel.focus_form)
+        elif self.focused not in self.screen.focus_chain:  # none, or hidden meanwhile
+            self.tool_list.focus_filter()
 
     def remember_kept(self, info: EnvInfo) -> None:
         """Fill `keep_note` with how to attach again to an instance kept running (--keep)."""

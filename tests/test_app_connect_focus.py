@@ -1,0 +1,33 @@
+"""While the env connects, keys go to the tool filter and stay there; the form takes the focus
+only when the person opens a tool."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from fleet_tui.controller import ConnectionState
+from fleet_tui.ui.app import FleetTuiApp
+from tests.app_driver import SIZE, wait_connected, wait_for
+from tests.fixtures.mcp_servers import SlowServers
+
+
+async def test_keys_typed_before_the_tools_arrive_filter_them(slow_servers: SlowServers):
+    app = FleetTuiApp(slow_servers.target)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.controller.state == ConnectionState.CONNECTING)
+        await pilot.pause()
+        await pilot.press(*"ech")
+        slow_servers.answer()
+        await wait_connected(pilot)
+        await pilot.pause()
+        filter_box = app.query_one("#tool-filter", Input)
+        assert filter_box.value == "ech"
+        assert app.focused is filter_box
+        assert app.tool_list.shown[0].name == "echo"
+        assert app.tool_panel.tool.name == "echo"  # the best match is shown, not the first tool
+        await pilot.press("o")  # still typing into the filter
+        assert filter_box.value == "echo"
+        await pilot.press("down", "enter")  # opens the second match: the form takes the focus
+        await wait_for(pilot, lambda: app.focused is not None and app.focused is not filter_box)
+        assert app.tool_panel.tool.name == app.tool_list.shown[1].name
+        assert app.tool_panel in app.focused.ancestors
