@@ -51,9 +51,44 @@ class FormFields(VerticalScroll, can_focus=False):
     FormFields > .no-arguments { color: $text-muted; }
     """
 
+    class Below(Message):
+        """How many fields are below the part of the form on screen changed."""
+
+        def __init__(self, count: int) -> None:
+            super().__init__()
+            self.count = count
+
     def __init__(self, form: Form) -> None:
         super().__init__()
         self.form = form
+        self._below = 0
+
+    def fields_below(self) -> int:
+        """How many fields (or section titles) start below the part on screen."""
+        bottom = self.scroll_y + self.scrollable_content_region.height
+        return sum(
+            1
+            for child in self.children
+            if child.display
+            and not child.has_class("no-arguments")
+            and child.virtual_region.y >= bottom
+        )
+
+    def _count_below(self) -> None:
+        count = self.fields_below() if self.is_attached else 0
+        if count != self._below:
+            self._below = count
+            self.post_message(self.Below(count))
+
+    def on_mount(self) -> None:  # a Resize may come before the handler can take it
+        self.call_after_refresh(self._count_below)
+
+    def on_resize(self) -> None:  # also when the fields' height changes
+        self.call_after_refresh(self._count_below)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.call_after_refresh(self._count_below)
 
     def compose(self) -> ComposeResult:
         root = self.form.root
@@ -71,15 +106,20 @@ class ToolForm(Vertical, can_focus=False):
 
     DEFAULT_CSS = """
     ToolForm { height: auto; max-height: 100%; }
-    ToolForm > .tool-form-bar { height: auto; }
+    /* docked, so the fields' height (100%) is what is left beside them, not one line more */
+    ToolForm > .tool-form-bar { height: auto; dock: top; }
     ToolForm > .tool-form-bar > .tool-form-mode { width: 1fr; color: $text-muted; }
+    ToolForm > .tool-form-bar > .tool-form-below {
+        width: auto; color: $accent; margin: 0 1; display: none;
+    }
+    ToolForm > .tool-form-bar > .tool-form-below.shown { display: block; }
     ToolForm > .tool-form-bar > Button { min-width: 10; }
     ToolForm > TextArea { height: auto; min-height: 6; max-height: 30; display: none; }
     ToolForm.raw-mode > TextArea { display: block; }
     ToolForm.raw-mode > FormFields { display: none; }
     ToolForm > .tool-form-raw-error { color: $error; display: none; height: auto; }
     ToolForm > .tool-form-raw-error.shown { display: block; }
-    ToolForm > .tool-form-problems { color: $error; height: auto; display: none; }
+    ToolForm > .tool-form-problems { color: $error; height: auto; display: none; dock: bottom; }
     ToolForm > .tool-form-problems.shown { display: block; }
     ToolForm > .tool-form-note { color: $warning; height: auto; }
     """
@@ -115,6 +155,7 @@ class ToolForm(Vertical, can_focus=False):
         self._shown = {".tool-form-mode": mode_line.markup, ".tool-form-problems": ""}
         with Horizontal(classes="tool-form-bar"):
             yield Static(mode_line, classes="tool-form-mode")
+            yield Static("", classes="tool-form-below")
             toggle = Button("{ } JSON", classes="toggle-raw", compact=True)
             toggle.can_focus = False  # f4 does the same; the first tab stop is the first field
             yield toggle
@@ -234,6 +275,15 @@ class ToolForm(Vertical, can_focus=False):
     def _field_edited(self, event: FieldEdited) -> None:
         event.stop()
         self.show_errors()
+
+    @on(FormFields.Below)
+    def _fields_below(self, event: FormFields.Below) -> None:
+        event.stop()
+        count = event.count
+        cue = f"{count} more field{'s' if count > 1 else ''} ↓" if count else ""
+        line = self.query_one(".tool-form-below", Static)
+        line.update(cue)
+        line.set_class(bool(count), "shown")
 
     @on(TextArea.Changed)
     def _raw_edited(self, event: TextArea.Changed) -> None:
