@@ -218,7 +218,13 @@ def first_focusable(root: Widget) -> Widget | None:
 class PreviewWidget(Vertical):
     """A widget that starts as painted `preview_lines()` and no children, and composes its
     real widgets when first focused (or clicked): then it focuses the first of them, types
-    into it what was typed meanwhile, and presses the button or switch that was clicked."""
+    into it what was typed meanwhile, and presses the button or switch that was clicked.
+
+    A click is a press and a release, and the app makes a Click of them only when both land
+    on the same widget. So a preview pressed by the mouse stays a preview until the release
+    (it holds the mouse meanwhile), then builds its widgets and presses what is under the
+    click: had it built them at the press, the release would land on the new button, no
+    Click would come, and the first click would do nothing."""
 
     DEFAULT_CSS = """
     PreviewWidget { height: auto; }
@@ -279,28 +285,45 @@ class PreviewWidget(Vertical):
         if target is not None:
             self.screen.set_focus(target)
 
-    def on_mouse_down(self, event: events.MouseDown) -> None:
-        if self.previewing:
-            self._pressed_at = event.screen_offset
-
     def _forward_event(self, event: events.Event) -> None:
-        """Keys typed at a preview before its widgets exist are kept for its first Input."""
+        """Keys typed at a preview before its widgets exist are kept for its first Input. A
+        press is noted at once: the focus it gives is handled before the press itself."""
         if isinstance(event, events.Key) and (self.previewing or self._opening):
             if event.is_printable and event.character:
                 self._typed_early.append(event.character)
             return
+        if isinstance(event, events.MouseDown) and self.can_focus and not self._opening:
+            self._pressed_at = event.screen_offset  # (can_focus: only while previewing)
+            self.capture_mouse()
         super()._forward_event(event)
 
+    async def on_mouse_up(self, event: events.MouseUp) -> None:
+        """Released: a Click follows if it was over the preview; else just open it."""
+        self.release_mouse()
+        if self._pressed_at is not None and not self.region.contains(*event.screen_offset):
+            self._pressed_at = None
+            await self._open()
+
+    async def on_click(self, event: events.Click) -> None:
+        if self.previewing and self._pressed_at is not None:
+            event.stop()
+            await self._open()
+
     async def on_focus(self) -> None:
-        if not self.previewing:
+        if self._pressed_at is None:  # else it opens when the mouse is released
+            await self._open()
+
+    async def _open(self) -> None:
+        """Build the real widgets, focus the first, type and press what was meanwhile."""
+        if not self.previewing or self._opening:
             return
         self._opening = True
         try:
             await self.materialize()
         finally:
             self._opening = False
-        if self.screen.focused is self:  # not if focus moved on meanwhile
-            self.focus_first()
+        if self.screen.focused is self or self._pressed_at is not None:
+            self.focus_first()  # not if focus moved on meanwhile, unless it was clicked
         typed, self._typed_early = "".join(self._typed_early), []
         boxes = self.query(Input)
         if typed and boxes:
