@@ -18,6 +18,7 @@ from fleet_tui.text import one_line, visible
 from fleet_tui.ui.fuzzy import FuzzyRanker
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.filter_input import FilterInput
+from fleet_tui.ui.widgets.no_match import NoMatch
 from fleet_tui.ui.widgets.tool_rows import ToolRows
 
 
@@ -96,6 +97,7 @@ class ToolList(Vertical):
 
     def compose(self) -> ComposeResult:
         yield FilterInput(placeholder="Filter tools (fuzzy)", id="tool-filter")
+        yield NoMatch(id="tool-no-match")
         yield ToolRows(self._row, self._row_key, id="tool-options")
         yield Static("", id="tool-count", markup=False)
 
@@ -140,6 +142,7 @@ class ToolList(Vertical):
         if len(self._labels) > 1:
             count += f" · {len(self._labels)} endpoints"
         self.query_one("#tool-count", Static).update(count, layout=False)  # one line, always
+        self.query_one(NoMatch).show_for(query, len(self.shown))
         if self.shown:
             names = [tool.name for tool in self.shown]
             self.rows.highlighted = names.index(current) if current in names else 0
