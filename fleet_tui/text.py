@@ -254,6 +254,8 @@ def _describe_leaf(error: BaseException) -> str:
         return f"cannot connect ({error})" if str(error) else "cannot connect"
     if name == "MCPError" and (message := error_message(error)):
         return message  # the mcp SDK's wrapper: its message is the whole story
+    if isinstance(error, OSError) and error.strerror:
+        return error_message(error)  # its reason says more than its class
     return named_error(error)
 
 
@@ -265,8 +267,16 @@ def named_error(error: BaseException) -> str:
 
 
 def error_message(error: BaseException) -> str:
-    """What `error` says: its `message` (the SDK's and mcp's errors carry one), else its text."""
-    return getattr(error, "message", None) or str(error)
+    """What `error` says: its `message` (the SDK's and mcp's errors carry one), an OS error's
+    reason and file (not `[Errno 2] ...: '/x'`), a missing key's name (not its repr), else its
+    text."""
+    if message := getattr(error, "message", None):
+        return message
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.strerror} ({error.filename})" if error.filename else error.strerror
+    if isinstance(error, KeyError) and len(error.args) == 1:
+        return str(error.args[0])
+    return str(error)
 
 
 def http_status(error: BaseException) -> int | None:

@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from fleet_tui.text import error_message
 from fleet_tui.ui import images
 from fleet_tui.ui.safe_text import literal
 
@@ -113,7 +114,7 @@ class ImageView(Widget):
         try:
             path = await asyncio.to_thread(images.save_png, data, mime_type, Path.cwd())
         except (ValueError, OSError) as error:
-            self.app.notify(f"Not saved: {error}", severity="error", markup=False)
+            self.app.notify(f"Not saved: {error_message(error)}", severity="error", markup=False)
             return
         self.app.notify(f"Saved {path}", markup=False)
 
