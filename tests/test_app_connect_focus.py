@@ -7,7 +7,7 @@ from textual.widgets import Input
 
 from fleet_tui.controller import ConnectionState
 from fleet_tui.ui.app import FleetTuiApp
-from tests.app_driver import SIZE, wait_connected, wait_for
+from tests.app_driver import SIZE, local_target, wait_connected, wait_for, wait_idle
 from tests.fixtures.mcp_servers import SlowServers
 
 
@@ -31,3 +31,11 @@ async def test_keys_typed_before_the_tools_arrive_filter_them(slow_servers: Slow
         await wait_for(pilot, lambda: app.focused is not None and app.focused is not filter_box)
         assert app.tool_panel.tool.name == app.tool_list.shown[1].name
         assert app.tool_panel in app.focused.ancestors
+
+
+async def test_a_computer_use_env_gives_the_focus_to_its_screenshot(local_host):
+    app = FleetTuiApp(local_target(local_host.base_url, "desktop-todo"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await wait_idle(pilot)
+        assert app.focused is app.screenshot_pane  # not the hidden tool filter

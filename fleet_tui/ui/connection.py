@@ -74,8 +74,7 @@ class ConnectionSetup(AppPart):
             self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
         elif self.tool_list.shown and self.tool_panel.tool is None:
             await self.show_tool(self.tool_list.shown[0].name)  # the best match of what was typed
-        if not computer_use:
-            self._focus_after_connecting(tools)
+        self._focus_after_connecting(tools, computer_use)
         self.env_ready.publish(tools)
 
     async def refresh_tools(self) -> None:
@@ -108,12 +107,15 @@ class ConnectionSetup(AppPart):
         else:
             panel.tool = fresh
 
-    def _focus_after_connecting(self, tools: list[Tool]) -> None:
+    def _focus_after_connecting(self, tools: list[Tool], computer_use: bool) -> None:
         """Leave the focus where the person put it while connecting (keys typed meanwhile went
         to the filter); the only tool's form takes it if nothing was typed, as there is nothing
-        to pick."""
+        to pick. A computer-use env hides the filter: its screenshot takes the focus."""
         filter_box = self.tool_list.query_one("#tool-filter", Input)
-        if len(tools) == 1 and filter_box.has_focus and not filter_box.value:
+        if computer_use:
+            if self.focused not in self.screen.focus_chain:
+                self.screenshot_pane.focus()
+        elif len(tools) == 1 and filter_box.has_focus and not filter_box.value:
             self.call_after_refresh(self.tool_panel.focus_form)
         elif self.focused not in self.screen.focus_chain:  # none, or hidden meanwhile
             self.tool_list.focus_filter()
