@@ -49,3 +49,16 @@ async def test_one_click_on_a_previewed_null_button_or_switch_acts_once():
         await human_click(pilot, urgent, (name_width(urgent.content_region.width) + 1, 0))
         await pilot.pause(0.3)
         assert app.query_one("ToolForm").value()["urgent"] is True
+
+
+async def test_a_preview_removed_while_pressed_lets_the_mouse_go():
+    app = FormHost(SCHEMA)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        tags = field(app, "tags")
+        x, y = tags.region.x + 5, tags.region.y + 1
+        app.post_message(events.MouseDown(None, x, y, 0, 0, 1, False, False, False, x, y))
+        await wait_for(pilot, lambda: app.mouse_captured is tags, timeout=5)
+        app.query_one("ToolForm").load({"title": "new"})  # rebuilds every field
+        await wait_for(pilot, lambda: not tags.is_attached, timeout=5)
+        assert app.mouse_captured is None

@@ -304,6 +304,9 @@ class PreviewWidget(Vertical):
             self._pressed_at = None
             await self._open()
 
+    def on_unmount(self) -> None:
+        self.release_mouse()  # removed while pressed (the form was rebuilt)
+
     async def on_click(self, event: events.Click) -> None:
         if self.previewing and self._pressed_at is not None:
             event.stop()
