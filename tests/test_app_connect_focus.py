@@ -7,6 +7,7 @@ from textual.widgets import Input
 
 from fleet_tui.controller import ConnectionState
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.screens.help import HelpScreen
 from tests.app_driver import SIZE, local_target, wait_connected, wait_for, wait_idle
 from tests.fixtures.mcp_servers import SlowServers
 
@@ -39,3 +40,13 @@ async def test_a_computer_use_env_gives_the_focus_to_its_screenshot(local_host):
         await wait_connected(pilot)
         await wait_idle(pilot)
         assert app.focused is app.screenshot_pane  # not the hidden tool filter
+
+
+async def test_other_screens_still_take_the_focus(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert app.focused is not None and app.focused.screen is app.screen  # arrows scroll it

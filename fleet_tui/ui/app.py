@@ -96,9 +96,6 @@ class FleetTuiApp(
     TITLE = "fleet-tui"
     BINDINGS = bindings_for("global")
     COMMANDS = App.COMMANDS | {FleetCommands}
-    AUTO_FOCUS = "#tool-filter"
-    """Keys typed while the env connects filter the tools it will list (Textual's default, the
-    first focusable widget, is the hidden banner's button, where they were lost)."""
 
     def __init__(
         self,
@@ -166,6 +163,9 @@ class FleetTuiApp(
         self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
         self.refresh_status()
         self.env_ready.subscribe(self, self.catalog_env_ready)
+        # Keys typed while the env connects filter the tools it will list (Textual's first
+        # focus, the first focusable widget, is the hidden banner's button: they were lost).
+        self.tool_list.focus_filter()
         self.start_connect()
         for extension in self.extensions:
             self.call_later(extension, self)
