@@ -85,3 +85,18 @@ def test_reset_shows_the_prompt_or_the_observation():
     )
     assert plain.blocks[0].parsed_json() == {"board": [1]}
     assert plain.done is False
+
+
+def test_reset_shows_a_prompt_of_chat_messages_as_text():
+    """A Verifiers env's prompt is chat messages: the user's text, other roles named."""
+    prompt = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "What is 1 + 1?"},
+        {"role": "user", "content": [{"type": "text", "text": "Show working."}]},
+    ]
+    reset = tool_result_from_observation({"observation": {}, "metadata": {"prompt": prompt}})
+    assert [block.text for block in reset.blocks] == [
+        "system: Be brief.",
+        "What is 1 + 1?",
+        "Show working.",
+    ]

@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from fleet_tui.envs.base import TextBlock, ToolResult
+from fleet_tui.envs.base import ContentBlock, TextBlock, ToolResult
 from fleet_tui.envs.results import content_block_from_mcp, error_result, tool_result_from_mcp
 
 
@@ -47,7 +47,14 @@ def tool_result_from_observation(data: Mapping[str, Any], *, endpoint: str = "")
     metadata = data.get("metadata") or observation.get("metadata") or {}
     prompt = metadata.get("prompt") if isinstance(metadata, Mapping) else None
     if isinstance(prompt, list):
-        blocks = [content_block_from_mcp(block) for block in prompt if isinstance(block, Mapping)]
+        blocks = [
+            block
+            for item in prompt
+            if isinstance(item, Mapping)
+            for block in (
+                _message_blocks(item) if "role" in item else [content_block_from_mcp(item)]
+            )
+        ]
     elif isinstance(prompt, str):
         blocks = [TextBlock(text=prompt)]
     else:
@@ -62,6 +69,17 @@ def tool_result_from_observation(data: Mapping[str, Any], *, endpoint: str = "")
         endpoint=endpoint,
         raw=dict(data),
     )
+
+
+def _message_blocks(message: Mapping[str, Any]) -> list[ContentBlock]:
+    """A chat message of a prompt (a Verifiers env's, say) as blocks: its text, named by its
+    role unless it is the user's; content parts are content blocks."""
+    role, content = str(message.get("role")), message.get("content")
+    said = "" if role == "user" else f"{role}: "
+    if isinstance(content, list):
+        parts = [content_block_from_mcp(part) for part in content if isinstance(part, Mapping)]
+        return [TextBlock(text=said.rstrip()), *parts] if said else parts
+    return [TextBlock(text=f"{said}{'' if content is None else content}")]
 
 
 def _result_from_observation(observation: Mapping[str, Any]) -> ToolResult:
