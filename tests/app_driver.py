@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from textual.pilot import Pilot
@@ -102,3 +103,22 @@ def local_target(base_url: str, env_key: str):
     from tests.fixtures.local_host import TEST_API_KEY
 
     return FleetTarget(env_key=env_key, base_url=base_url, api_key=TEST_API_KEY)
+
+
+@asynccontextmanager
+async def openenv_tasks_app(base_url: str, tasks: int) -> AsyncIterator[tuple[Pilot, Any]]:
+    """The app with its Tasks pane on an OpenEnv server, connected, once the pane lists
+    `tasks` tasks: yields the pilot and the pane."""
+    from fleet_tui.envs.targets import OpenEnvTarget
+    from fleet_tui.ui.app import FleetTuiApp
+    from fleet_tui.ui.widgets.task_features import TaskFeatures
+    from fleet_tui.ui.widgets.task_panel import TaskPanel
+
+    features = TaskFeatures(recorder=None)
+    app = FleetTuiApp(OpenEnvTarget(url=base_url), env_factory=features.env_factory)
+    app.extensions.append(features.install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, timeout=120)
+        panel = await wait_for(pilot, lambda: app.query(TaskPanel).first(None))
+        await wait_for(pilot, lambda: len(panel.tasks) == tasks, timeout=120)
+        yield pilot, panel

@@ -14,11 +14,8 @@ from fleet_tui.cli import main
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.targets import OpenEnvTarget
-from fleet_tui.ui.app import FleetTuiApp
-from fleet_tui.ui.widgets.task_features import TaskFeatures
-from fleet_tui.ui.widgets.task_panel import TaskPanel
-from tests.app_driver import SIZE, call, wait_connected, wait_for, wait_idle
-from tests.fixtures.openenv_servers import openenv_import, serve_imported
+from tests.app_driver import call, openenv_tasks_app, wait_idle
+from tests.fixtures.openenv_servers import imported_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -27,10 +24,7 @@ GREEN = (40, 180, 60)
 
 @pytest.fixture(scope="module")
 def shapes_server(openenv_venv, tmp_path_factory):
-    package = openenv_import(openenv_venv, "ors_shapes", "shapes", tmp_path_factory.mktemp("gen"))
-    server = serve_imported(openenv_venv, package)
-    yield server
-    server.stop()
+    yield from imported_server(openenv_venv, "ors_shapes", "shapes", tmp_path_factory.mktemp("gen"))
 
 
 @pytest.fixture
@@ -188,13 +182,7 @@ async def test_a_second_session_is_refused_with_the_servers_reason(shapes):
 
 async def test_app_tasks_pane_pages_the_task_routes_and_starts_a_task(shapes_server):
     """The app's Tasks pane lists the server's tasks; Start task resets into that split+index."""
-    features = TaskFeatures(recorder=None)
-    app = FleetTuiApp(OpenEnvTarget(url=shapes_server.base_url), env_factory=features.env_factory)
-    app.extensions.append(features.install)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot, timeout=60)
-        panel = await wait_for(pilot, lambda: app.query(TaskPanel).first(None))
-        await wait_for(pilot, lambda: len(panel.tasks) == 5, timeout=60)
+    async with openenv_tasks_app(shapes_server.base_url, tasks=5) as (pilot, panel):
         assert sorted((t.split, t.index) for t in panel.tasks) == [
             ("test", 0),
             ("test", 1),

@@ -1,0 +1,188 @@
+"""Serve a package that `openenv import` generated, on 127.0.0.1, in the openenv virtualenv.
+
+`fleet-tui openenv serve` runs this file by its path with that virtualenv's Python, so it
+imports only the standard library at the top, and openenv, uvicorn and the env's own SDK
+inside functions: never fleet_tui (whose dependencies are not there).
+
+What it adds to the generated server, in this process only (the generated files and the
+user's env stay as they are):
+- a Verifiers `Environment` registers SIGINT/SIGTERM handlers when it is built, which Python
+  allows only on the main thread, and the generated wrapper builds it on a worker thread. Here
+  a handler set off the main thread is ignored (the server's own handlers stay; the env's
+  teardown still runs at exit, where it also registered it);
+- the generated Verifiers wrapper offers only `submit`. Here it also offers the env's own tools
+  (a `ToolEnv`'s `tool_defs`): a call runs the tool and adds the assistant's tool call and the
+  tool's answer to the episode's turns, and `submit` without `messages` scores those turns
+  followed by its `completion`, so a multi-turn rubric sees the tools used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="fleet-tui openenv serve")
+    parser.add_argument("package", help="the folder `openenv import` generated")
+    parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    args = parser.parse_args(argv)
+    package = Path(args.package).resolve()
+    if not (package / "server" / "app.py").is_file():
+        print(
+            f"{package} has no server/app.py: not a package `openenv import` made", file=sys.stderr
+        )
+        return 2
+    sys.path.insert(0, str(package.parent))
+    ignore_signal_handlers_off_the_main_thread()
+    try:
+        app = importlib.import_module(f"{package.name}.server.app").app
+        wrapper = importlib.import_module(f"{package.name}.server.{package.name}_environment")
+    except ModuleNotFoundError as error:
+        print(f"{sys.executable} cannot import {error.name}: {error}", file=sys.stderr)
+        return 2
+    if is_verifiers_wrapper(wrapper):
+        offer_env_tools(wrapper)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((HOST, args.port))
+    except OSError as error:
+        print(f"cannot listen on {HOST}:{args.port}: {error.strerror}", file=sys.stderr)
+        return 2
+    serve(app, listener, package.name)
+    return 0
+
+
+def ignore_signal_handlers_off_the_main_thread() -> None:
+    """`signal.signal` off the main thread leaves the handler as it is, instead of raising."""
+    install = signal.signal
+
+    def signal_on_main_thread_only(signum: int, handler: Any) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            return install(signum, handler)
+        return signal.getsignal(signum)
+
+    signal.signal = signal_on_main_thread_only
+
+
+def is_verifiers_wrapper(module: Any) -> bool:
+    """The module `openenv import` writes around a Verifiers env (its template's names)."""
+    names = ("_LOAD_ENVIRONMENT", "_call_vendored", "_completion_messages")
+    return all(hasattr(module, name) for name in names)
+
+
+def offer_env_tools(wrapper: Any) -> None:
+    """Give the wrapper's Environment class the Verifiers env's own tools (see the docstring)."""
+    from openenv.core.env_server.interfaces import Environment
+    from openenv.core.env_server.mcp_types import (
+        CallToolAction,
+        CallToolObservation,
+        ListToolsAction,
+        Tool,
+        ToolError,
+        ToolErrorType,
+    )
+
+    (cls,) = [
+        value
+        for value in vars(wrapper).values()
+        if isinstance(value, type) and issubclass(value, Environment) and value is not Environment
+    ]
+    wrapped_reset, wrapped_step = cls.reset, cls.step
+
+    def tool_map(self: Any) -> dict[str, Any]:
+        return dict(getattr(self._env(), "tool_map", None) or {})
+
+    def reset(self: Any, *args: Any, **kwargs: Any) -> Any:
+        self._tool_turns = []
+        return wrapped_reset(self, *args, **kwargs)
+
+    def step(self: Any, action: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
+        if isinstance(action, ListToolsAction):
+            listed = wrapped_step(self, action, timeout_s=timeout_s, **kwargs)
+            for tool in getattr(self._env(), "tool_defs", None) or []:
+                listed.tools.append(
+                    Tool(name=tool.name, description=tool.description, input_schema=tool.parameters)
+                )
+            return listed
+        if isinstance(action, CallToolAction) and action.tool_name in tool_map(self):
+            return call_env_tool(self, action)
+        turns = getattr(self, "_tool_turns", [])
+        if isinstance(action, CallToolAction) and turns and "messages" not in action.arguments:
+            final = {"role": "assistant", "content": str(action.arguments.get("completion", ""))}
+            arguments = {**action.arguments, "messages": [*turns, final]}
+            action = action.model_copy(update={"arguments": arguments})
+        return wrapped_step(self, action, timeout_s=timeout_s, **kwargs)
+
+    def call_env_tool(self: Any, action: Any) -> Any:
+        self._ensure_session()
+        call_id = f"call_{len(self._tool_turns)}"
+        call = {"id": call_id, "name": action.tool_name, "arguments": json.dumps(action.arguments)}
+        self._tool_turns.append({"role": "assistant", "content": "", "tool_calls": [call]})
+        self._state.step_count += 1
+        try:
+            answer = wrapper._call_vendored(
+                self._env().call_tool, action.tool_name, dict(action.arguments), call_id
+            )
+        except Exception as error:
+            message = f"{type(error).__name__}: {error}"
+            self._tool_turns.append({"role": "tool", "tool_call_id": call_id, "content": message})
+            return CallToolObservation(
+                tool_name=action.tool_name,
+                error=ToolError(error_type=ToolErrorType.EXECUTION_ERROR, message=message),
+            )
+        content = wrapper._dump(getattr(answer, "content", answer))
+        self._tool_turns.append({"role": "tool", "tool_call_id": call_id, "content": content})
+        return CallToolObservation(tool_name=action.tool_name, result=content)
+
+    cls.reset, cls.step = reset, step
+    as_messages = verifiers_messages()
+    if as_messages is not None:
+        raw_messages = wrapper._completion_messages
+        wrapper._completion_messages = lambda arguments: as_messages(raw_messages(arguments))
+
+
+def verifiers_messages() -> Any:
+    """Verifiers' own conversion of message dicts into its message models, where it has one:
+    rubrics (its tool-call metrics among them) read `message.role`, not `message["role"]`."""
+    try:
+        from verifiers.utils.message_utils import normalize_messages
+    except ImportError:
+        return None
+    return normalize_messages
+
+
+def serve(app: Any, listener: socket.socket, name: str) -> None:
+    """Serve until SIGINT or SIGTERM; say where once listening."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    port = listener.getsockname()[1]
+    started = server.startup
+
+    async def startup(sockets: Any = None) -> None:
+        await started(sockets=sockets)
+        print(f"serving {name} at http://{HOST}:{port}", flush=True)
+
+    def stop(*_: object) -> None:
+        server.should_exit = True
+
+    # uvicorn stops gracefully on these and then raises them again: they land here.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, stop)
+    server.startup = startup
+    server.run(sockets=[listener])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
