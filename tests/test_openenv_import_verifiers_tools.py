@@ -1,0 +1,99 @@
+"""End to end with a multi-turn Verifiers env (tests/envs/vf_pantry: a ToolEnv with a `stock`
+tool and a rubric that gives partial credit) through `openenv import` and
+`fleet-tui openenv serve`: the env's own tool is offered beside `submit`, its calls become the
+episode's turns, and the rubric scores them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fleet_tui.cli import main
+from fleet_tui.envs.openenv import OpenEnvEnv
+from fleet_tui.envs.targets import OpenEnvTarget
+from tests.app_driver import call, openenv_tasks_app, wait_for, wait_idle
+from tests.fixtures.openenv_servers import imported_server, serve_with_launcher
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+
+
+@pytest.fixture(scope="module")
+def pantry_server(openenv_venv, tmp_path_factory):
+    output = tmp_path_factory.mktemp("gen")
+    yield from imported_server(openenv_venv, "vf_pantry", "pantry", output, serve_with_launcher)
+
+
+@pytest.fixture
+async def pantry(pantry_server):
+    """A session in eval task 0: the total of pears (8) and plums (3)."""
+    env = OpenEnvEnv(OpenEnvTarget(url=pantry_server.base_url), seed=5, split="eval", index=0)
+    await env.connect()
+    yield env
+    await env.close()
+
+
+async def test_the_envs_tool_is_offered_beside_submit(pantry):
+    tools = {tool.name: tool for tool in await pantry.list_tools()}
+    assert set(tools) == {"submit", "stock"}
+    assert tools["stock"].input_schema["required"] == ["item"]
+    assert "How many of an item" in tools["stock"].description
+
+
+async def test_tool_calls_answer_without_ending_the_episode(pantry):
+    result = await pantry.call_tool("stock", {"item": "pears"})
+    assert (result.text(), result.reward, result.done) == ("8", None, False)
+    missing = await pantry.call_tool("stock", {"item": "kiwis"})
+    assert missing.is_error and "the pantry has no 'kiwis'" in missing.text()
+    assert (await pantry.state())["step_count"] == 2
+
+
+async def test_the_rubric_gives_credit_for_each_part_done(pantry):
+    """Half for the lookups (a quarter per asked item), half for the right total."""
+    answer_only = await pantry.call_tool("submit", {"completion": "There are 11."})
+    assert (answer_only.reward, answer_only.done) == (0.5, True)
+    await pantry.reset(seed=6, split="eval", index=0)
+    await pantry.call_tool("stock", {"item": "pears"})
+    one_lookup = await pantry.call_tool("submit", {"completion": "There are 12."})
+    assert one_lookup.reward == 0.25
+    await pantry.reset(seed=7, split="eval", index=0)
+    await pantry.call_tool("stock", {"item": "pears"})
+    await pantry.call_tool("stock", {"item": "plums"})
+    full = await pantry.call_tool("submit", {"completion": "8 + 3 = 11"})
+    assert full.reward == 1.0
+    metrics = full.structured["metrics"]
+    assert (metrics["looked_up"], metrics["right_total"], metrics["stock_calls"]) == (1, 1, 2)
+
+
+async def test_a_reset_starts_the_turns_afresh(pantry):
+    await pantry.call_tool("stock", {"item": "pears"})
+    await pantry.call_tool("stock", {"item": "plums"})
+    await pantry.reset(seed=8, split="eval", index=0)
+    assert (await pantry.call_tool("submit", {"completion": "11"})).reward == 0.5
+
+
+def test_cli_lists_tasks_calls_the_tool_and_submits(pantry_server, capsys):
+    url = pantry_server.base_url
+    assert main(["tasks", "--openenv", url, "--split", "eval", "--index", "2", "--json"]) == 0
+    task = json.loads(capsys.readouterr().out)["task"]
+    assert (task["answer"], task["info"]) == ("7", {"items": ["apples", "plums"]})
+    assert main(["tools", "--openenv", url]) == 0
+    assert "stock" in capsys.readouterr().out
+    at_task = ["--openenv", url, "--openenv-task", "eval:2"]
+    assert main(["call", *at_task, "stock", "-a", "item=apples"]) == 0
+    out = capsys.readouterr().out
+    assert "4" in out and "reward: None  done: false" in out
+    assert main(["call", *at_task, "submit", "-a", "completion=7"]) == 0
+    assert "reward: 0.5  done: true" in capsys.readouterr().out
+
+
+async def test_app_runs_a_multi_turn_task_and_totals_its_reward(pantry_server):
+    async with openenv_tasks_app(pantry_server.base_url, tasks=5) as (pilot, panel):
+        panel.start_task(next(t for t in panel.tasks if (t.split, t.index) == ("train", 1)))
+        await wait_idle(pilot, timeout=120)
+        plums = await call(pilot, "stock", {"item": "plums"})
+        assert (plums.status, plums.result.text()) == ("ok", "3")
+        submitted = await call(pilot, "submit", {"completion": "3 in all"})
+        assert (submitted.result.reward, submitted.result.done) == (0.75, True)
+        await wait_for(pilot, lambda: len(panel.rewards) == 1)
+        assert panel.rewards == [f"#{submitted.number} submit reward 0.75 · total 0.75"]
