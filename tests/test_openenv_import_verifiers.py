@@ -94,7 +94,10 @@ def test_tasks_lists_splits_and_pages_the_dataset(arith_server, capsys):
     ]
     assert main(["tasks", "--openenv", url, "--split", "train", "--start", "1", "--json"]) == 0
     page = json.loads(capsys.readouterr().out)
-    assert [task["index"] for task in page["tasks"]] == [1, 2]
+    assert [(task["key"], task["prompt"]) for task in page["tasks"]] == [
+        ("train/1", "What is 10 + 5?"),
+        ("train/2", "What is 7 + 8?"),
+    ]
     assert main(["tasks", "--openenv", url, "--split", "eval", "--index", "1", "--json"]) == 0
     task = json.loads(capsys.readouterr().out)["task"]
     assert (task["question"], task["answer"]) == ("What is 20 + 22?", "42")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 
 from fleet_tui.envs.base import ImageBlock, TextBlock, UnknownBlock
+from fleet_tui.envs.openenv_http import task_from_route
 from fleet_tui.envs.openenv_results import tool_result_from_observation, tool_result_from_step
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
@@ -100,3 +101,16 @@ def test_reset_shows_a_prompt_of_chat_messages_as_text():
         "What is 1 + 1?",
         "Show working.",
     ]
+
+
+def test_a_task_of_chat_messages_gets_their_text_as_its_prompt_and_a_key_per_split():
+    """A Verifiers row: its prompt is chat messages, its example_id only a row number."""
+    row = {
+        "question": "What is 1 + 1?",
+        "prompt": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "1+1?"}],
+        "example_id": 0,
+    }
+    task = task_from_route(row, "eval", 0)
+    assert (task.key, task.prompt) == ("eval/0", "system: Be brief.\n\n1+1?")
+    assert task_from_route({"question": "Q?", "prompt": []}, "train", 2).prompt == "Q?"
+    assert task_from_route({"id": "t-1", "prompt": "P"}, "train", 1).key == "t-1"

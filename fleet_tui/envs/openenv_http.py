@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from fleet_tui.envs.base import EnvError, Task
+from fleet_tui.envs.openenv_results import prompt_text
 from fleet_tui.text import describe_error
 
 
@@ -148,13 +149,12 @@ def task_from_route(spec: Any, split: str, index: int) -> Task:
     if not isinstance(spec, Mapping):
         return Task(key=f"{split}/{index}", prompt=str(spec), split=split, index=index, spec=spec)
     key = next(
-        (str(spec[name]) for name in ("key", "id", "task_id", "example_id") if name in spec),
-        f"{split}/{index}",
+        (str(spec[name]) for name in ("key", "id", "task_id") if name in spec), f"{split}/{index}"
     )
-    prompt = next((spec[name] for name in ("prompt", "question") if name in spec), "")
+    prompts = (prompt_text(spec.get(name)) for name in ("prompt", "question"))
     return Task(
         key=key,
-        prompt=prompt if isinstance(prompt, str) else "",
+        prompt=next((prompt for prompt in prompts if prompt), ""),
         split=split,
         index=index,
         spec=dict(spec),

@@ -71,6 +71,22 @@ def tool_result_from_observation(data: Mapping[str, Any], *, endpoint: str = "")
     )
 
 
+def prompt_text(prompt: Any) -> str:
+    """A prompt as plain text: a string as it is; chat messages as their text, one paragraph
+    each, other roles than the user's named (as `_message_blocks` shows them); else ""."""
+    if isinstance(prompt, str):
+        return prompt
+    if not isinstance(prompt, list):
+        return ""
+    messages = [item for item in prompt if isinstance(item, Mapping) and "role" in item]
+    return "\n\n".join(
+        block.text
+        for message in messages
+        for block in _message_blocks(message)
+        if isinstance(block, TextBlock) and block.text
+    )
+
+
 def _message_blocks(message: Mapping[str, Any]) -> list[ContentBlock]:
     """A chat message of a prompt (a Verifiers env's, say) as blocks: its text, named by its
     role unless it is the user's; content parts are content blocks."""
