@@ -5,6 +5,7 @@ episode's turns, and the rubric scores them."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -12,8 +13,12 @@ import pytest
 from fleet_tui.cli import main
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.targets import OpenEnvTarget
+from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.session.recording_env import RecordingEnv
 from tests.app_driver import call, openenv_tasks_app, wait_for, wait_idle
 from tests.fixtures.openenv_servers import imported_server, serve_with_launcher
+
+SUBMIT_11 = ("submit", {"completion": "8 + 3 = 11"})
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -85,6 +90,40 @@ def test_cli_lists_tasks_calls_the_tool_and_submits(pantry_server, capsys):
     assert "4" in out and "reward: None  done: false" in out
     assert main(["call", *at_task, "submit", "-a", "completion=7"]) == 0
     assert "reward: 0.5  done: true" in capsys.readouterr().out
+
+
+async def record_gold(base_url: str, path, task: tuple[str, int], steps) -> None:
+    """Record a session in `task` (as the app does): each (tool, arguments) of `steps`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    split, index = task
+    with SessionRecorder(path) as recorder:
+        inner = OpenEnvEnv(OpenEnvTarget(url=base_url), split=split, index=index)
+        env = RecordingEnv(inner, recorder)
+        await env.connect()
+        try:
+            for tool, arguments in steps:
+                await env.call_tool(tool, arguments)
+        finally:
+            await env.close()
+
+
+async def test_check_resets_every_task_and_replays_gold_sessions(pantry_server, tmp_path, capsys):
+    url = pantry_server.base_url
+    gold = tmp_path / "gold"
+    lookups = [("stock", {"item": "pears"}), ("stock", {"item": "plums"})]
+    await record_gold(url, gold / "eval" / "0.jsonl", ("eval", 0), [*lookups, SUBMIT_11])
+    answer_only = [("submit", {"completion": "4"})]
+    await record_gold(url, gold / "eval" / "1.jsonl", ("eval", 1), answer_only)
+    check = ["check", "--openenv", url, "--split", "eval", "--gold", str(gold)]
+    assert await asyncio.to_thread(main, [*check, "--json"]) == 1
+    reports = {task["key"]: task for task in json.loads(capsys.readouterr().out)["tasks"]}
+    assert reports["eval/0"]["status"] == "pass"
+    assert (reports["eval/0"]["gold"]["score"], reports["eval/0"]["replay_divergences"]) == (1, 0)
+    assert reports["eval/1"]["problems"] == ["gold session earns 0.5, below 1"]
+    assert reports["eval/2"]["notes"] == ["no gold session"]
+    assert reports["eval/2"]["status"] == "pass"
+    assert await asyncio.to_thread(main, [*check, "--pass-reward", "0.5"]) == 0
+    assert "3/3 tasks pass" in capsys.readouterr().out
 
 
 async def test_app_runs_a_multi_turn_task_and_totals_its_reward(pantry_server):

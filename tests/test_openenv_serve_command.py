@@ -1,11 +1,17 @@
-"""`fleet-tui openenv serve` says in plain words what is missing before it starts anything.
+"""`fleet-tui openenv serve` and `check --openenv` say in plain words what is missing before they
+start anything.
 (It serving real envs is tested end to end in test_openenv_import_verifiers*.py.)"""
 
 from __future__ import annotations
 
+import ast
+import sys
+
 import pytest
 
 from fleet_tui.cli import main
+from fleet_tui.commands.openenv import LAUNCHER
+from tests.test_layers import _imported_roots
 
 
 def package_dir(tmp_path):
@@ -38,3 +44,25 @@ def test_a_bad_port_is_refused(tmp_path, capsys):
         main(["openenv", "serve", str(package_dir(tmp_path)), "--port", "70000"])
     assert exit.value.code == 2
     assert "'70000' is not a port number" in capsys.readouterr().err
+
+
+def test_check_needs_a_task_file_or_an_openenv_server(capsys):
+    assert main(["check"]) == 2
+    assert "give --tasks FILE, or --openenv URL" in capsys.readouterr().err
+
+
+def test_check_on_a_server_without_task_routes_says_so(openenv_server, capsys):
+    assert main(["check", "--openenv", openenv_server.base_url]) == 2
+    assert "has no task routes" in capsys.readouterr().err
+
+
+def test_the_launcher_needs_nothing_but_the_openenv_virtualenv():
+    """It runs with another Python: the standard library at its top, never fleet_tui."""
+    tree = ast.parse(LAUNCHER.read_text(encoding="utf-8"))
+    top = {
+        (node.module if isinstance(node, ast.ImportFrom) else node.names[0].name).split(".")[0]
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    }
+    assert top <= set(sys.stdlib_module_names) | {"__future__"}
+    assert "fleet_tui" not in _imported_roots(LAUNCHER)

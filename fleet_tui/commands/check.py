@@ -1,5 +1,8 @@
 """`fleet-tui check --tasks FILE`: do the verifiers fail on an untouched env and pass after
-the gold session? Many tasks at once, each on its own instance."""
+the gold session? Many tasks at once, each on its own instance.
+
+`fleet-tui check --openenv URL [--split S]`: does each task of an OpenEnv server reset, and
+does its gold session earn at least `--pass-reward`? (tasks/check_openenv.py)"""
 
 from __future__ import annotations
 
@@ -16,13 +19,24 @@ from fleet_tui.commands.target_options import add_repeatable, add_target_argumen
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_repeatable(
-        parser, "--tasks", required=True, metavar="FILE", help="Fleet task file (JSON; repeatable)"
+        parser,
+        "--tasks",
+        metavar="FILE",
+        help="Fleet task file (JSON; repeatable); with --openenv URL, the server's tasks",
     )
     add_repeatable(parser, "--task", metavar="KEY", help="check only this task (repeatable)")
     parser.add_argument(
         "--gold", metavar="DIR", help="folder of gold sessions, one per task: DIR/<task key>.jsonl"
     )
     parser.add_argument("--parallel", type=int, default=1, metavar="N", help="tasks at once")
+    parser.add_argument("--split", metavar="S", help="OpenEnv: check this split only")
+    parser.add_argument(
+        "--pass-reward",
+        type=float,
+        default=1.0,
+        metavar="R",
+        help="OpenEnv: the total reward a gold session must earn (default 1)",
+    )
     add_verifier_arguments(parser)
     add_ignore_key_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -41,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.parallel < 1:
         raise EnvError("--parallel must be at least 1")
+    if not args.tasks:
+        if args.openenv:
+            return check_openenv(args)
+        raise EnvError("give --tasks FILE, or --openenv URL to check an OpenEnv server's tasks")
     tasks = [task for path in args.tasks for task in load_tasks(path)]
     files = ", ".join(args.tasks)
     if args.task:
@@ -73,6 +91,43 @@ def run(args: argparse.Namespace) -> int:
                 timeout_s=args.timeout,
                 ignore_keys=args.ignore_key,
             )
+
+    return print_report(asyncio.run(main()), summary_table, args.json)
+
+
+def check_openenv(args: argparse.Namespace) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from fleet_tui.commands.target_options import target_from_args
+    from fleet_tui.envs.base import EnvError
+    from fleet_tui.envs.targets import OpenEnvTarget
+    from fleet_tui.tasks.check_openenv import check_openenv_tasks, openenv_tasks
+
+    target = target_from_args(args)
+    assert isinstance(target, OpenEnvTarget)  # args.openenv is set
+    gold_dir = Path(args.gold) if args.gold else None
+    if gold_dir is not None and not gold_dir.is_dir():
+        raise EnvError(f"--gold {args.gold} is not a folder")
+
+    async def main():
+        tasks = await openenv_tasks(target, args.split)
+        if args.task:
+            missing = sorted(set(args.task) - {t.key for t in tasks})
+            if missing:
+                raise EnvError(f"no task {', '.join(missing)} on {target.url}")
+            tasks = [t for t in tasks if t.key in args.task]
+        if not tasks:
+            raise EnvError(f"{target.url} has no tasks to check")
+        return await check_openenv_tasks(
+            tasks,
+            target,
+            parallel=args.parallel,
+            progress=lambda key, message: err(f"[{key}] {message}"),
+            gold_dir=gold_dir,
+            pass_reward=args.pass_reward,
+            ignore_keys=args.ignore_key,
+        )
 
     return print_report(asyncio.run(main()), summary_table, args.json)
 

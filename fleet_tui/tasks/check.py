@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -112,14 +112,34 @@ async def _check_gold(report, task, env, gold_dir, mode, timeout_s, ignore_keys,
         if gold_dir is not None:
             report.notes.append("no gold session")
         return
-    report.gold_session = str(path)
-    session = load_session(path)
-    say(f"replaying {path.name} ({len(session.steps())} calls)")
-    await env.reset()
 
     async def verify(t: Task) -> Verdict:
         return await run_verifier(env, t, mode=mode, timeout_s=timeout_s)
 
+    await replay_gold(report, task, env, path, verify, ignore_keys, say)
+    if report.gold is None:
+        return
+    if not report.gold.success:
+        report.fail(f"gold session: verifier error: {describe_verdict(report.gold)}")
+    elif not report.gold.passed:
+        report.fail(f"gold session does not pass ({describe_verdict(report.gold)})")
+
+
+async def replay_gold(
+    report: TaskReport,
+    task: Task,
+    env: Any,
+    path: Path,
+    verify: Callable[[Task], Awaitable[Verdict]],
+    ignore_keys: list[str] | None,
+    say: Callable[[str], None],
+) -> None:
+    """Reset `env`, replay the gold session at `path` on it and note in `report` its verdict
+    (from `verify`), its steps and how many results differ from the recorded ones."""
+    report.gold_session = str(path)
+    session = load_session(path)
+    say(f"replaying {path.name} ({len(session.steps())} calls)")
+    await env.reset()
     replay = await replay_session(
         session, env, verify=verify, task=task, ignore_keys=ignore_keys or []
     )
@@ -132,12 +152,6 @@ async def _check_gold(report, task, env, gold_dir, mode, timeout_s, ignore_keys,
             f"{count} replayed result{'s differ' if count > 1 else ' differs'} from the gold"
             " (see --json)"
         )
-    if report.gold is None:
-        return
-    if not report.gold.success:
-        report.fail(f"gold session: verifier error: {describe_verdict(report.gold)}")
-    elif not report.gold.passed:
-        report.fail(f"gold session does not pass ({describe_verdict(report.gold)})")
 
 
 async def check_tasks(
@@ -149,10 +163,19 @@ async def check_tasks(
     **options,
 ) -> CheckReport:
     """Check every task, `parallel` at a time; reports come back in the tasks' order."""
+    return await check_concurrently(
+        tasks, lambda task: check_task(task, base, progress=progress, **options), parallel
+    )
+
+
+async def check_concurrently(
+    tasks: list[Task], check: Callable[[Task], Awaitable[TaskReport]], parallel: int
+) -> CheckReport:
+    """`check` each task, `parallel` at a time; reports come back in the tasks' order."""
     gate = asyncio.Semaphore(max(1, parallel))
 
     async def one(task: Task) -> TaskReport:
         async with gate:
-            return await check_task(task, base, progress=progress, **options)
+            return await check(task)
 
     return CheckReport(tasks=list(await asyncio.gather(*(one(t) for t in tasks))))
