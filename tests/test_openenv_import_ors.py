@@ -15,7 +15,7 @@ from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.targets import OpenEnvTarget
 from tests.app_driver import call, openenv_tasks_app, wait_idle
-from tests.fixtures.openenv_servers import imported_server
+from tests.fixtures.openenv_servers import imported_server, serve_with_launcher
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -198,3 +198,14 @@ async def test_app_tasks_pane_pages_the_task_routes_and_starts_a_task(shapes_ser
         after = await call(pilot, "describe", {"size": 16})
         assert after.status == "ok", after.message
         assert after.result.structured == {"task": "test-1"}
+
+
+def test_fleet_tui_openenv_serve_serves_the_ors_package_too(openenv_venv, shapes_server, capsys):
+    package = Path(shapes_server.log_path).parent / "shapes"
+    launched = serve_with_launcher(openenv_venv, package)
+    try:
+        task = ["--openenv", launched.base_url, "--openenv-task", "test:1"]
+        assert main(["call", *task, "answer", "-a", "colour=green"]) == 0
+        assert "reward: 1.0  done: true" in capsys.readouterr().out
+    finally:
+        launched.stop()
