@@ -44,14 +44,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sys.path.insert(0, str(package.parent))
     ignore_signal_handlers_off_the_main_thread()
+    server = f"{package.name}.server"
     try:
-        app = importlib.import_module(f"{package.name}.server.app").app
-        wrapper = importlib.import_module(f"{package.name}.server.{package.name}_environment")
+        app = importlib.import_module(f"{server}.app").app
+        if (package / "server" / f"{package.name}_environment.py").is_file():
+            wrapper = importlib.import_module(f"{server}.{package.name}_environment")
+            if is_verifiers_wrapper(wrapper):
+                offer_env_tools(wrapper)
     except ModuleNotFoundError as error:
         print(f"{sys.executable} cannot import {error.name}: {error}", file=sys.stderr)
         return 2
-    if is_verifiers_wrapper(wrapper):
-        offer_env_tools(wrapper)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

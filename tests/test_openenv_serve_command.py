@@ -5,12 +5,16 @@ start anything.
 from __future__ import annotations
 
 import ast
+import signal
 import sys
+from pathlib import Path
 
+import httpx
 import pytest
 
 from fleet_tui.cli import main
 from fleet_tui.commands.openenv import LAUNCHER
+from tests.fixtures.openenv_servers import serve_with_launcher
 from tests.test_layers import _imported_roots
 
 
@@ -66,3 +70,22 @@ def test_the_launcher_needs_nothing_but_the_openenv_virtualenv():
     }
     assert top <= set(sys.stdlib_module_names) | {"__future__"}
     assert "fleet_tui" not in _imported_roots(LAUNCHER)
+
+
+def test_it_serves_any_generated_app_on_loopback_until_interrupted(tmp_path):
+    """A package with only server/app.py (no Verifiers wrapper), served with this Python."""
+    package = tmp_path / "plain"
+    (package / "server").mkdir(parents=True)
+    for init in (package / "__init__.py", package / "server" / "__init__.py"):
+        init.write_text("")
+    (package / "server" / "app.py").write_text(
+        "from starlette.applications import Starlette\n"
+        "from starlette.responses import PlainTextResponse\n"
+        "from starlette.routing import Route\n"
+        "app = Starlette(routes=[Route('/health', lambda request: PlainTextResponse('up'))])\n"
+    )
+    server = serve_with_launcher(Path(sys.prefix), package)
+    assert server.base_url.startswith("http://127.0.0.1:")
+    assert httpx.get(f"{server.base_url}/health", timeout=10).text == "up"
+    server.process.send_signal(signal.SIGINT)
+    assert server.process.wait(timeout=60) == 0
