@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from fleet_tui.envs.base import EnvError, Task, ToolResult, Verdict
-from fleet_tui.envs.openenv import OpenEnvEnv
+from fleet_tui.envs.openenv import OpenEnvEnv, http_base_url
+from fleet_tui.envs.openenv_http import OpenEnvHttp
 from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.tasks.check import (
     CheckReport,
@@ -26,14 +27,14 @@ from fleet_tui.tasks.check import (
 
 async def openenv_tasks(target: OpenEnvTarget, split: str | None = None) -> list[Task]:
     """Every task of the server's splits (or of `split`)."""
-    env = OpenEnvEnv(target, reset_on_connect=False)
+    http = OpenEnvHttp(http_base_url(target.url))
     try:
-        if await env.http.env_name(None) is None:
-            raise EnvError(f"{env.base_url} has no task routes (it is not an imported env)")
-        names = [split] if split else [str(s["name"]) for s in await env.splits()]
-        return [task for name in names for task in await env.task_range(name)]
+        if await http.env_name(None) is None:
+            raise EnvError(f"{http.base_url} has no task routes (it is not an imported env)")
+        names = [split] if split else [str(s["name"]) for s in await http.splits()]
+        return [task for name in names for task in await http.task_range(name)]
     finally:
-        await env.http.aclose()
+        await http.aclose()
 
 
 class RewardTally:
