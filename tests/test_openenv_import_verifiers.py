@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 
 import pytest
 
@@ -50,6 +51,10 @@ def test_served_plainly_the_wrapper_fails_on_verifiers_signal_handlers(
     try:
         assert main(["tasks", "--openenv", server.base_url]) == 2
         assert "HTTP 500" in capsys.readouterr().err
+        # The server logs the traceback after it has answered: give it a moment.
+        deadline = time.monotonic() + 30
+        while SIGNAL_ERROR not in server.log() and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert SIGNAL_ERROR in server.log()
     finally:
         server.stop()
