@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fleet_tui.controller import describe
 from fleet_tui.envs.targets import Target
+from fleet_tui.text import describe_error as describe
 from fleet_tui.ui import images
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, call, wait_connected, wait_for
