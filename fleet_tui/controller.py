@@ -12,15 +12,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
-
-from pydantic import BaseModel
 
 from fleet_tui.envs.base import (
     Env,
-    EnvInfo,
     ResetResult,
     Task,
     TextBlock,
@@ -40,159 +35,33 @@ from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.server_events import (
-    ListChanged,
     ServerEvent,
-    ServerLog,
     ToolProgress,
     check_level,
     listen_to_servers,
 )
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
+from fleet_tui.session_records import (
+    CallAdded,
+    Caller,
+    CallFinished,
+    CallProgress,
+    CallRecord,
+    CallStatus,
+    CallUpdated,
+    ConnectionState,
+    EnvClosed,
+    Episode,
+    Progress,
+    SessionEvent,
+    Traffic,
+)
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
 from fleet_tui.text import describe_error
 
 CLOSE_TIMEOUT_S = 60.0
-
-
-class ConnectionState(StrEnum):
-    IDLE = "idle"
-    """Connecting was cancelled: nothing is open."""
-    CONNECTING = "connecting"
-    RECONNECTING = "reconnecting"
-    """Reopening the connections of the env we have (its instance is kept)."""
-    CONNECTED = "connected"
-    DISCONNECTED = "disconnected"
-    """Connecting failed."""
-
-
-class CallStatus(StrEnum):
-    RUNNING = "running"
-    OK = "ok"
-    ERROR = "error"
-    """The tool answered with an error (or a verifier could not run)."""
-    FAILED = "failed"
-    """No answer: the call (or a reset) raised."""
-    CANCELLED = "cancelled"
-    PASS = "pass"
-    FAIL = "fail"
-    HELD = "held"
-    """An agent's call waiting to be released (paused, taken over, or at a breakpoint)."""
-
-
-class Caller(StrEnum):
-    """Who made a call: the person at the app, or an agent through the MCP proxy."""
-
-    YOU = "you"
-    AGENT = "agent"
-
-
-class CallRecord(BaseModel):
-    """One call (or another step worth keeping: a reset, a verdict) and how it went."""
-
-    number: int
-    tool: str
-    """The tool's name, or `<reset>` / `<verify>` for the other steps."""
-    arguments: dict[str, Any]
-    status: CallStatus = CallStatus.RUNNING
-    result: ToolResult | None = None
-    message: str = ""
-    """Why a call failed (when there is no result), or what another step said."""
-    latency_s: float | None = None
-    caller: Caller = Caller.YOU
-
-    @property
-    def is_call(self) -> bool:
-        return not self.tool.startswith("<")
-
-    @property
-    def is_running(self) -> bool:
-        return self.status == CallStatus.RUNNING
-
-
-@dataclass
-class Episode:
-    """Episode counters for envs that report rewards (OpenEnv)."""
-
-    steps: int = 0
-    last_reward: float | None = None
-    total_reward: float = 0.0
-    done: bool = False
-    seen: bool = False
-
-    def record(self, reward: float | None, done: bool | None) -> None:
-        self.steps += 1
-        if reward is not None or done is not None:
-            self.seen = True
-        if reward is not None:
-            self.last_reward = reward
-            self.total_reward += reward
-        if done is not None:
-            self.done = done
-
-
-@dataclass(frozen=True)
-class CallAdded:
-    record: CallRecord
-
-
-@dataclass(frozen=True)
-class CallFinished:
-    record: CallRecord
-
-
-@dataclass(frozen=True)
-class CallUpdated:
-    """A record changed before it finished: an agent's call held, released or edited."""
-
-    record: CallRecord
-
-
-@dataclass(frozen=True)
-class Progress:
-    """A line of connection progress (may come from another thread)."""
-
-    line: str
-
-
-@dataclass(frozen=True)
-class EnvClosed:
-    info: EnvInfo
-    failure: str | None = None
-    """Why closing failed, if it did."""
-
-
-@dataclass(frozen=True)
-class CallProgress:
-    """A server's progress report for a running call (`total` None: unknown)."""
-
-    record: CallRecord
-    progress: float
-    total: float | None
-    message: str | None
-
-
-@dataclass(frozen=True)
-class Traffic:
-    """A JSON-RPC message in or out, or an HTTP request (kept in `SessionController.traffic`)."""
-
-    entry: TrafficEntry
-
-
-SessionEvent = (
-    CallAdded
-    | CallUpdated
-    | CallFinished
-    | Progress
-    | EnvClosed
-    | CallProgress
-    | ServerLog
-    | ListChanged
-    | Traffic
-)
-"""`ServerLog` (a server's log message) and `ListChanged` (its tools, resources or prompts
-changed) come from `envs.server_events`."""
 
 
 class SessionController:
