@@ -10,7 +10,7 @@ from typing import Any
 
 from fleet_tui.commands.output import warn
 from fleet_tui.commands.target_options import add_repeatable
-from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
 from fleet_tui.text import one_line
