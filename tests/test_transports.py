@@ -254,7 +254,7 @@ async def test_the_app_shows_a_stdio_servers_stderr_and_stops_it_on_quitting(mcp
         pid = int(stdio.output[0].removeprefix("pid "))
         await app.run_action("show_endpoints")  # what the palette's entry runs
         await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
-        shown = screen_text(app)
+        shown = await wait_for(pilot, lambda: "stdio ·" in screen_text(app) and screen_text(app))
         assert f"stdio: {STDIO_COMMAND}"[:60] in shown
         assert "stdio · up · 2 tools" in shown and f"pid {pid}" in shown
         assert "streamable HTTP · up" in shown

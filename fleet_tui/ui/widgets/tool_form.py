@@ -108,7 +108,9 @@ class ToolForm(Vertical, can_focus=False):
     ToolForm { height: auto; max-height: 100%; }
     /* docked, so the fields' height (100%) is what is left beside them, not one line more */
     ToolForm > .tool-form-bar { height: auto; dock: top; }
-    ToolForm > .tool-form-bar > .tool-form-mode { width: 1fr; color: $text-muted; }
+    ToolForm > .tool-form-bar > .tool-form-mode {
+        width: 1fr; height: 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     ToolForm > .tool-form-bar > .tool-form-below {
         width: auto; color: $accent; margin: 0 1; display: none;
     }
