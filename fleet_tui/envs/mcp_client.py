@@ -66,7 +66,7 @@ class ClientHandlers:
         """A transport's (read, write) streams, tapped for `on_message` when it has handlers."""
         if not self.on_message:
             return read, write
-        from fleet_tui.envs.traffic import TappedRead, TappedWrite
+        from fleet_tui.envs.stream_taps import TappedRead, TappedWrite
 
         def tap(direction: str, item: Any) -> None:
             for handler in self.on_message:

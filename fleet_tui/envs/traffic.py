@@ -1,8 +1,8 @@
 """The protocol and network log: every JSON-RPC message in and out of each MCP endpoint, and
 every HTTP request to an HTTP endpoint, as `TrafficEntry`s.
 
-The session's (read, write) streams are wrapped (`TappedRead`, `TappedWrite`), whichever
-transport opened them; the HTTP transport reports each exchange itself (`HttpExchange`).
+The session's (read, write) streams are wrapped (`stream_taps.TappedRead`, `TappedWrite`),
+whichever transport opened them; the HTTP transport reports each exchange itself (`HttpExchange`).
 `listen_to_traffic(handlers, listener)` gives one listener the entries. Secrets are redacted
 before an entry exists (`fleet_tui.text.redact`); a message keeps at most MAX_PAYLOAD_CHARS of
 its JSON. `TrafficLog` keeps the latest MAX_ENTRIES entries, within MAX_LOG_CHARS in all.
@@ -10,7 +10,6 @@ its JSON. `TrafficLog` keeps the latest MAX_ENTRIES entries, within MAX_LOG_CHAR
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import time
@@ -216,57 +215,3 @@ def listen_to_traffic(
     handlers.on_message.append(recorder.message)
     handlers.on_http.append(recorder.http)
     return recorder
-
-
-class _Tapped:
-    def __init__(self, inner: Any, tap: Callable[[str, Any], None]) -> None:
-        self._inner = inner
-        self._tap = tap
-
-    def _show(self, direction: str, item: Any) -> None:
-        """Show `item` to the tap; a log that fails must not break the connection."""
-        with contextlib.suppress(Exception):
-            self._tap(direction, item)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        return await self._inner.__aexit__(*exc)
-
-
-class TappedRead(_Tapped):
-    """A transport's read stream that shows each item to the tap ("in") as it is received."""
-
-    @property
-    def last_context(self) -> Any:
-        return getattr(self._inner, "last_context", None)
-
-    async def receive(self) -> Any:
-        item = await self._inner.receive()
-        self._show("in", item)
-        return item
-
-    def __aiter__(self) -> TappedRead:
-        return self
-
-    async def __anext__(self) -> Any:
-        item = await self._inner.__anext__()
-        self._show("in", item)
-        return item
-
-    async def __aenter__(self) -> TappedRead:
-        await self._inner.__aenter__()
-        return self
-
-
-class TappedWrite(_Tapped):
-    """A transport's write stream that shows each item to the tap ("out") as it is sent."""
-
-    async def send(self, item: Any, /) -> None:
-        self._show("out", item)
-        await self._inner.send(item)
-
-    async def __aenter__(self) -> TappedWrite:
-        await self._inner.__aenter__()
-        return self
