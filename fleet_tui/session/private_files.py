@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from pathlib import Path
 from typing import IO
 
@@ -30,11 +31,17 @@ def open_private_append(path: Path) -> IO[str]:
 
 def write_private_once(path: Path, data: bytes) -> None:
     """Write `data` to `path` for its owner only, unless the file exists (files named by the
-    hash of their content); through a temporary file, so no reader sees half of it."""
+    hash of their content); through a temporary file of its own, so no reader sees half of it
+    and two writers of the same file at once (the session recorder's thread and the UI) both
+    succeed."""
     if path.exists():
         return
-    partial = path.with_suffix(".part")
-    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(data)
-    partial.replace(path)
+    descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
