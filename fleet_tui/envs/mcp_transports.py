@@ -126,11 +126,12 @@ def http_client(
     import httpx2
 
     from fleet_tui.envs.mcp_http import GuardedTransport, environment_proxy
+    from fleet_tui.envs.mcp_preload import shared_ssl_context
 
     transport = (
         GuardedTransport(url, on_exchange=on_exchange)
         if guarded
-        else httpx2.AsyncHTTPTransport(proxy=environment_proxy(url))
+        else httpx2.AsyncHTTPTransport(proxy=environment_proxy(url), verify=shared_ssl_context())
     )
     # The mcp transports' own defaults: a response stream may stay quiet for minutes.
     timeout = timeout or httpx2.Timeout(30.0, read=300.0)
