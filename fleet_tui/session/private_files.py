@@ -1,5 +1,5 @@
 """Files only their owner can read (0600, in 0700 folders): a session holds what an env
-returned and what the user typed."""
+returned and what the user typed, a sign-in its tokens. They live in the user's state folder."""
 
 from __future__ import annotations
 
@@ -8,6 +8,15 @@ import os
 import tempfile
 from pathlib import Path
 from typing import IO
+
+
+def state_dir() -> Path:
+    """fleet-tui's folder in the user's state folder: `$XDG_STATE_HOME/fleet-tui` (or
+    ~/.local/state/fleet-tui)."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return Path(state) / "fleet-tui"
 
 
 def make_private_dir(folder: Path) -> None:
@@ -34,8 +43,12 @@ def write_private_once(path: Path, data: bytes) -> None:
     hash of their content); through a temporary file of its own, so no reader sees half of it
     and two writers of the same file at once (the session recorder's thread and the UI) both
     succeed."""
-    if path.exists():
-        return
+    if not path.exists():
+        write_private(path, data)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Replace `path` with `data`, for its owner only, through a temporary file of its own."""
     descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         with os.fdopen(descriptor, "wb") as handle:

@@ -54,6 +54,7 @@ from fleet_tui.session.events import (
 from fleet_tui.session.private_files import (
     make_private_dir,
     open_private_append,
+    state_dir,
     write_private_once,
 )
 from fleet_tui.text import redact
@@ -66,10 +67,7 @@ _EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "ima
 
 def sessions_dir() -> Path:
     """Where sessions go by default: `$XDG_STATE_HOME/fleet-tui/sessions` (or ~/.local/state)."""
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return Path(state) / "fleet-tui" / "sessions"
+    return state_dir() / "sessions"
 
 
 def default_session_path(label: str | None = None, now: datetime | None = None) -> Path:
