@@ -25,10 +25,13 @@ than 404 (INTERNAL_ERROR: a gateway's 502/503 while an instance starts, among ot
 
 def is_retryable(error: BaseException) -> bool:
     """False when trying again cannot help: the server answered with a client error (HTTP 4xx)
-    or with an MCP error that is not transient (a 404, a protocol error)."""
+    or with an MCP error that is not transient (a 404, a protocol error), or the error says so
+    (`retryable = False`: a sign-in that failed)."""
     if isinstance(error.__cause__, BaseException) and error.__cause__ is not error:
         return is_retryable(error.__cause__)
     for leaf in leaf_errors(error):
+        if getattr(leaf, "retryable", True) is False:
+            return False
         status = http_status(leaf)
         if status is not None and 400 <= status < 500 and status not in (408, 429):
             return False

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fleet_tui.envs.mcp_callbacks import server_request_callbacks
-from fleet_tui.envs.server_requests import ElicitHandler, SampleHandler
+from fleet_tui.envs.server_requests import ElicitHandler, SampleHandler, SignInHandler
 
 NotificationHandler = Callable[[str, Any], None]
 """Called with (endpoint URL, the server's notification as an `mcp.types` model)."""
@@ -42,6 +42,9 @@ class ClientHandlers:
     """Answers a server's `sampling/createMessage` with the reply's text, or None to decline."""
     roots: Callable[[], list[str]] | None = None
     """The root directories (as paths or file:// URIs) offered to servers that ask."""
+    sign_in: SignInHandler | None = None
+    """Shows the person where to sign in when an HTTP server asks for OAuth (unset: no
+    sign-in, the server's 401 is the error)."""
     on_progress: list[ProgressHandler] = field(default_factory=list)
     """Each is called for every progress notification of a tool call."""
     log_level: str | None = None

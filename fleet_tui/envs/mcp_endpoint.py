@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     import mcp.types
     from mcp.client.session import ClientSession
 
+    from fleet_tui.envs.oauth_flow import SignInAuth
+
 T = TypeVar("T")
 
 MAX_TOOL_PAGES = 100
@@ -46,6 +48,9 @@ class Timeouts:
     lost_reply_ping: float = 5.0
     """After a request ends without an answer: how long a ping may take to show that the
     connection is fine and only that reply was lost."""
+    sign_in: float = 300.0
+    """How long an OAuth sign-in waits for the browser to come back (the connect timeout
+    does not run meanwhile)."""
 
 
 DEFAULT_TIMEOUTS = Timeouts()
@@ -100,6 +105,7 @@ class McpEndpoint:
         self._retryable = True
         self.listing_warning: str | None = None
         """What was wrong with the last tools/list that still gave tools, if anything."""
+        self._sign_in: SignInAuth | None = None
 
     @property
     def is_up(self) -> bool:
@@ -119,7 +125,7 @@ class McpEndpoint:
         self._set_state(EndpointState.CONNECTING)
         self._owner = asyncio.create_task(self._own(), name=f"mcp-connection {self.url}")
         try:
-            await asyncio.wait_for(self._connected.wait(), self.timeouts.connect)
+            await self._until_connected()
         except TimeoutError:  # not retried: a silent server would cost the timeout again
             self._failure = f"no answer within {self.timeouts.connect:g}s"
             self._retryable = False
@@ -134,6 +140,32 @@ class McpEndpoint:
         if self.handlers.log_level is not None and self.offers_logging:
             with contextlib.suppress(Exception):  # the level is a wish: never fail a connection
                 await self.set_log_level(self.handlers.log_level)
+
+    async def _until_connected(self) -> None:
+        """Wait for the session, up to the connect timeout of time in which no person was
+        asked to sign in (TimeoutError past it)."""
+        while True:
+            started = time.monotonic()
+            try:
+                await asyncio.wait_for(self._connected.wait(), self.timeouts.connect)
+                return
+            except TimeoutError:
+                if self._sign_in is None or not self._sign_in.asked_since(started):
+                    raise
+
+    def _auth(self) -> SignInAuth | None:
+        """The OAuth flow for an HTTP endpoint, when the session can ask a person to sign in
+        and no `Authorization` header is given (kept across reconnects)."""
+        handler = self.handlers.sign_in
+        given = any(name.lower() == "authorization" for name in self.spec.headers)
+        if self.spec.url is None or handler is None or given:
+            return None
+        if self._sign_in is None:
+            from fleet_tui.envs.oauth_flow import SignInAuth
+
+            self._sign_in = SignInAuth(self.spec.url, handler, self.timeouts.sign_in)
+        self._sign_in.handler = handler
+        return self._sign_in
 
     async def _own(self) -> None:
         try:
@@ -162,8 +194,9 @@ class McpEndpoint:
         from fleet_tui.envs.mcp_transports import ChildOutput, opened
 
         output = ChildOutput(self.status.output, self.child_stderr, self.spec.program)
+        tap = self.handlers.http_tap(self.url)
         async with (
-            opened(self.spec, transport, output, self.handlers.http_tap(self.url)) as (read, write),
+            opened(self.spec, transport, output, tap, self._auth()) as (read, write),
             ClientSession(
                 *self.handlers.streams(self.url, read, write),
                 **self.handlers.session_options(self.url),

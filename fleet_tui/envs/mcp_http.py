@@ -11,7 +11,9 @@ it cannot parse. `GuardedTransport` sits under it, in the httpx2 client it is gi
 - in a tools/list reply, each tool the SDK would reject is replaced by a usable stand-in that
   carries the reason under `BROKEN_TOOL_KEY` in its `_meta`, so the other tools still list;
 - each request, its status and time to the response headers go to `on_exchange` (the network
-  log, `envs/traffic.py`) when it is given.
+  log, `envs/traffic.py`) when it is given;
+- with `passes_sign_in`, a server's request for an OAuth sign-in (`asks_sign_in`) reaches the
+  client's auth flow (`envs/oauth_flow.py`) as it is.
 
 `unreadable_reply` tells, from what the SDK raised, that one reply could not be read (too large,
 or JSON cut short) while the connection itself may be fine.
@@ -61,12 +63,20 @@ FALLBACK_PROTOCOL_VERSION = "2025-11-25"
 class GuardedTransport(httpx2.AsyncBaseTransport):
     """An httpx2 transport that checks MCP replies before the SDK reads them (see the module)."""
 
-    def __init__(self, url: str, on_exchange: Callable[[HttpExchange], None] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        on_exchange: Callable[[HttpExchange], None] | None = None,
+        *,
+        passes_sign_in: bool = False,
+    ) -> None:
         self.inner = httpx2.AsyncHTTPTransport(
             proxy=environment_proxy(url), verify=shared_ssl_context()
         )
         self.on_exchange = on_exchange
         """Told of each request once its response headers arrived (the network log)."""
+        self.passes_sign_in = passes_sign_in
+        """Whether a request for a sign-in is left for the client's auth flow."""
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if self.on_exchange is None:
@@ -129,14 +139,17 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
     async def _error_status(
         self, request: httpx2.Request, response: httpx2.Response, message: dict[str, Any]
     ) -> httpx2.Response:
-        """Keep a JSON-RPC error body (and the SDK's reading of a 404 on a session); otherwise
-        answer with a JSON-RPC error naming the status."""
+        """Keep a JSON-RPC error body (not an OAuth one, whose `error` is a string), the SDK's
+        reading of a 404 on a session and a request for a sign-in the client can answer;
+        otherwise answer with a JSON-RPC error naming the status."""
         status = response.status_code
         if status == 404 and MCP_SESSION_ID in request.headers:
             return response
+        if self.passes_sign_in and asks_sign_in(response):
+            return response
         body = await read_capped(response)
         reply = json_or_none(body) if body is not None else None
-        if isinstance(reply, dict) and "error" in reply:
+        if isinstance(reply, dict) and isinstance(reply.get("error"), dict):
             return replaced(request, response, body)
         transient = status >= 500 or status in (408, 429)
         code = INTERNAL_ERROR if transient else INVALID_REQUEST
@@ -144,6 +157,17 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+def asks_sign_in(response: httpx2.Response) -> bool:
+    """Whether the server asks for an OAuth sign-in: a 401 with a `Bearer` challenge, or a 403
+    saying the token lacks scope (`insufficient_scope`)."""
+    challenge = response.headers.get("www-authenticate", "")
+    if not challenge.lower().startswith("bearer"):
+        return False
+    return response.status_code == 401 or (
+        response.status_code == 403 and "insufficient_scope" in challenge
+    )
 
 
 SSE_LIMIT = re.compile(r"exceeded the \d+ byte limit")

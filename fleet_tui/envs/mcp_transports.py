@@ -119,23 +119,25 @@ def http_client(
     *,
     guarded: bool = True,
     on_exchange: Callable[[Any], None] | None = None,
+    auth: httpx2.Auth | None = None,
 ) -> httpx2.AsyncClient:
     """An HTTP client for the MCP endpoint at `url`. `guarded`: replies are checked before the
     SDK reads them (`envs.mcp_http.GuardedTransport`, made for streamable HTTP), and each
-    exchange is told to `on_exchange` (the protocol log)."""
+    exchange is told to `on_exchange` (the protocol log). `auth`: the OAuth flow
+    (`envs.oauth_flow.SignInAuth`), which then hears a server ask for a sign-in."""
     import httpx2
 
     from fleet_tui.envs.mcp_http import GuardedTransport, environment_proxy
     from fleet_tui.envs.mcp_preload import shared_ssl_context
 
     transport = (
-        GuardedTransport(url, on_exchange=on_exchange)
+        GuardedTransport(url, on_exchange=on_exchange, passes_sign_in=auth is not None)
         if guarded
         else httpx2.AsyncHTTPTransport(proxy=environment_proxy(url), verify=shared_ssl_context())
     )
     # The mcp transports' own defaults: a response stream may stay quiet for minutes.
     timeout = timeout or httpx2.Timeout(30.0, read=300.0)
-    return httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport)
+    return httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport, auth=auth)
 
 
 @contextlib.asynccontextmanager
@@ -144,23 +146,25 @@ async def opened(
     transport: Transport,
     output: ChildOutput | None = None,
     on_exchange: Callable[[Any], None] | None = None,
+    auth: httpx2.Auth | None = None,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """The (read, write) streams of a connection to `spec` over `transport` (`on_exchange`
-    hears of each HTTP request a streamable-HTTP connection makes)."""
+    hears of each HTTP request a streamable-HTTP connection makes; `auth` signs HTTP requests
+    in when the server asks)."""
     if transport == "stdio":
         async with _stdio(spec, output or ChildOutput([])) as streams:
             yield streams
     elif transport == "sse":
-        async with _sse(spec) as streams:
+        async with _sse(spec, auth) as streams:
             yield streams
     else:
-        async with _streamable_http(spec, on_exchange) as streams:
+        async with _streamable_http(spec, on_exchange, auth) as streams:
             yield streams
 
 
 @contextlib.asynccontextmanager
 async def _streamable_http(
-    spec: EndpointSpec, on_exchange: Callable[[Any], None] | None
+    spec: EndpointSpec, on_exchange: Callable[[Any], None] | None, auth: httpx2.Auth | None
 ) -> AsyncIterator[tuple[Any, Any]]:
     from mcp.client.streamable_http import streamable_http_client
 
@@ -168,7 +172,7 @@ async def _streamable_http(
 
     assert spec.url is not None
     async with (
-        http_client(spec.url, spec.headers, on_exchange=on_exchange) as client,
+        http_client(spec.url, spec.headers, on_exchange=on_exchange, auth=auth) as client,
         streamable_http_client(
             spec.url, http_client=client, max_sse_event_size=MAX_REPLY_BYTES
         ) as (read, write),
@@ -177,7 +181,7 @@ async def _streamable_http(
 
 
 @contextlib.asynccontextmanager
-async def _sse(spec: EndpointSpec) -> AsyncIterator[tuple[Any, Any]]:
+async def _sse(spec: EndpointSpec, auth: httpx2.Auth | None) -> AsyncIterator[tuple[Any, Any]]:
     from mcp.client.sse import sse_client
 
     url = spec.url
@@ -191,7 +195,7 @@ async def _sse(spec: EndpointSpec) -> AsyncIterator[tuple[Any, Any]]:
         client.auth = auth
         return client
 
-    async with sse_client(url, httpx_client_factory=make_client) as (read, write):
+    async with sse_client(url, httpx_client_factory=make_client, auth=auth) as (read, write):
         yield read, write
 
 

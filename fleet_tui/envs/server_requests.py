@@ -1,5 +1,6 @@
 """What a server may ask the person at the client, in plain data (no `mcp` types): an
-elicitation (fill a form, or visit a URL) and a sampling request (write the assistant's reply).
+elicitation (fill a form, or visit a URL), a sampling request (write the assistant's reply) and
+an OAuth sign-in (open the authorization URL in a browser).
 
 `ClientHandlers` (envs/mcp_client.py) carries the callables that answer them; the app answers
 through dialogs, headless commands from their flags. `envs/mcp_callbacks.py` turns these into
@@ -59,9 +60,24 @@ class SampleRequest:
     max_tokens: int | None = None
 
 
+@dataclass(frozen=True)
+class SignInRequest:
+    """A server asks the person to sign in (OAuth): `url` is its authorization page, which
+    brings the browser back to fleet-tui's listener on `redirect_uri`."""
+
+    endpoint: str
+    url: str
+    redirect_uri: str
+    timeout_s: float
+    """How long fleet-tui waits for the browser to come back."""
+
+
 ElicitHandler = Callable[[ElicitRequest], Awaitable[ElicitAnswer]]
 SampleHandler = Callable[[SampleRequest], Awaitable[str | None]]
 """Returns the reply's text, or None to decline."""
+SignInHandler = Callable[[SignInRequest], Awaitable[None]]
+"""Shows the person where to sign in, for as long as the sign-in waits (it is cancelled when
+the browser comes back or the wait ends); returning earlier means the person gave up."""
 
 SAMPLING_MODEL = "human (fleet-tui)"
 """The model named in a sampling result: a person wrote the reply."""

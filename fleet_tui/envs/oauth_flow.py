@@ -1,0 +1,151 @@
+"""The MCP OAuth client flow for one HTTP endpoint, on the mcp SDK's `OAuthClientProvider`.
+
+The SDK does discovery, dynamic client registration, PKCE, the token exchange and refresh;
+`SignInAuth` adds what the person and the machine need:
+
+- tokens and the client registration are kept per server URL in a private file
+  (`envs/oauth_store.py`), so a second connection signs in with no one asked;
+- the flow starts only when the server asks for it: a 401 with a `Bearer` challenge (or a 403
+  asking for more scope) on a request of the session. Only then does the loopback listener
+  (`envs/oauth_callback.py`) open, on the port the stored registration names when it can, so
+  that registration stays valid;
+- the authorization URL goes to the session's `SignInHandler` (a dialog in the app, stderr
+  headless), and the wait for the browser is bounded (`SIGN_IN_TIMEOUT_S`); the handler
+  returning early cancels the sign-in;
+- a failed sign-in is a `SignInFailed` in plain words, never retried.
+
+`asked_since(moment)` tells the endpoint's connect timeout that a person was being waited for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from collections.abc import AsyncGenerator
+from urllib.parse import parse_qs, urlsplit
+
+import httpx2
+from mcp.client.auth import OAuthClientProvider, OAuthFlowError
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
+from pydantic import AnyUrl
+
+from fleet_tui.envs.mcp_http import asks_sign_in
+from fleet_tui.envs.oauth_callback import CALLBACK_PATH, LoopbackCallback, SignInFailed
+from fleet_tui.envs.oauth_store import TokenFile
+from fleet_tui.envs.server_requests import SignInHandler, SignInRequest
+
+SIGN_IN_TIMEOUT_S = 300.0
+"""How long a sign-in waits for the browser to come back."""
+
+CLIENT_NAME = "fleet-tui"
+PLACEHOLDER_REDIRECT = "http://127.0.0.1/callback"
+"""The SDK wants a redirect URI up front; the listener's replaces it when a server asks."""
+
+
+class SignInAuth(OAuthClientProvider):
+    """The SDK's OAuth provider with fleet-tui's storage, listener and sign-in handler."""
+
+    def __init__(
+        self, server_url: str, handler: SignInHandler, timeout_s: float = SIGN_IN_TIMEOUT_S
+    ) -> None:
+        metadata = OAuthClientMetadata(
+            client_name=CLIENT_NAME,
+            redirect_uris=[AnyUrl(PLACEHOLDER_REDIRECT)],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+            token_endpoint_auth_method="none",
+        )
+        super().__init__(
+            server_url,
+            metadata,
+            TokenFile(server_url),
+            redirect_handler=self._show,
+            callback_handler=self._wait_for_browser,
+        )
+        self.server_url = server_url
+        self.handler = handler
+        self.timeout_s = timeout_s
+        self.callback = LoopbackCallback()
+        self._shown: asyncio.Future[None] | None = None
+        self._asking = False
+        self._last_asked = -math.inf
+
+    def asked_since(self, moment: float) -> bool:
+        """Whether a person was being waited for at some point since `moment` (monotonic)."""
+        return self._asking or self._last_asked >= moment
+
+    async def _auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The SDK's flow, with the listener opened when the server asks for a sign-in and
+        closed when the flow ends, and its errors in plain words."""
+        flow = super()._auth_flow(request)
+        challenged = False
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                response = yield outgoing
+                if outgoing is request and not challenged and asks_sign_in(response):
+                    challenged = True
+                    await self._listen()
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        except OAuthFlowError as error:
+            raise SignInFailed(f"OAuth sign-in to {self.server_url} failed: {error}") from None
+        finally:
+            await flow.aclose()
+            await self.callback.close()
+
+    async def _listen(self) -> None:
+        """Open the listener (on the stored registration's port if it is free) and make its
+        address the redirect URI; a registration made for another port is dropped (the flow
+        registers again)."""
+        client = self.context.client_info
+        registered = [str(uri) for uri in (client.redirect_uris or [])] if client else []
+        port = next(filter(None, map(loopback_port, registered)), 0)
+        try:
+            await self.callback.open(port)
+        except OSError:
+            await self.callback.open(0)
+        if self.callback.redirect_uri not in registered:
+            self.context.client_info = None
+        self.context.client_metadata.redirect_uris = [AnyUrl(self.callback.redirect_uri)]
+
+    async def _show(self, authorization_url: str) -> None:
+        state = parse_qs(urlsplit(authorization_url).query).get("state", [""])[0]
+        self.callback.expect(state)
+        self._asking = True
+        request = SignInRequest(
+            self.server_url, authorization_url, self.callback.redirect_uri, self.timeout_s
+        )
+        self._shown = asyncio.ensure_future(self.handler(request))
+
+    async def _wait_for_browser(self) -> AuthorizationCodeResult:
+        """The code the browser brings back; SignInFailed when the person gives up (the
+        handler returns) or the wait ends."""
+        shown = self._shown
+        assert shown is not None, "the authorization URL is shown first"
+        came_back = asyncio.ensure_future(self.callback.wait(self.timeout_s))
+        try:
+            await asyncio.wait({came_back, shown}, return_when=asyncio.FIRST_COMPLETED)
+            if not came_back.done():
+                raise SignInFailed(f"sign-in to {self.server_url} cancelled")
+            result = came_back.result()
+        finally:
+            self._asking, self._last_asked = False, time.monotonic()
+            for task in (came_back, shown):
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        return AuthorizationCodeResult(code=result.code, state=result.state, iss=result.iss)
+
+
+def loopback_port(uri: str) -> int | None:
+    """The port of a redirect URI fleet-tui's listener could take again, else None."""
+    parts = urlsplit(uri)
+    if parts.scheme == "http" and parts.hostname == "127.0.0.1" and parts.path == CALLBACK_PATH:
+        return parts.port
+    return None

@@ -1,0 +1,127 @@
+"""The MCP OAuth client flow against a real server that asks for it (tests/fixtures/
+oauth_server.py), over real HTTP on 127.0.0.1; the "browser" is an HTTP client following the
+authorization URL's redirects back to fleet-tui's loopback listener."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+
+from fleet_tui.envs.mcp_client import ClientHandlers
+from fleet_tui.envs.mcp_endpoint import DEFAULT_TIMEOUTS, Timeouts
+from fleet_tui.envs.mcp_union import McpUnion
+from fleet_tui.envs.oauth_store import sign_in_file
+from fleet_tui.envs.server_requests import SignInRequest
+from tests.fixtures.oauth_server import SignedInServer
+
+pytestmark = pytest.mark.usefixtures("private_state")
+
+
+@pytest.fixture
+def private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's state folder, where sign-ins are kept, in the test's own folder."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+class Browser:
+    """A sign-in handler that opens each authorization URL the way a browser would (following
+    redirects), then keeps "showing" it until the sign-in ends."""
+
+    def __init__(self, follow: bool = True) -> None:
+        self.follow = follow
+        self.asked: list[SignInRequest] = []
+        self.pages: list[tuple[int, str]] = []
+
+    async def __call__(self, request: SignInRequest) -> None:
+        self.asked.append(request)
+        if self.follow:
+            async with httpx2.AsyncClient(follow_redirects=True) as browser:
+                page = await browser.get(request.url)
+                self.pages.append((page.status_code, page.text))
+        await asyncio.Event().wait()
+
+
+async def tool_names(url: str, sign_in: Any, timeouts: Timeouts = DEFAULT_TIMEOUTS) -> list[str]:
+    union = McpUnion([url], handlers=ClientHandlers(sign_in=sign_in), timeouts=timeouts)
+    try:
+        await union.connect()
+        return [tool.name for tool in await union.list_tools()]
+    finally:
+        await union.close()
+
+
+async def test_a_server_that_asks_for_oauth_is_signed_in_and_lists_its_tools(
+    oauth_server: SignedInServer,
+) -> None:
+    browser = Browser()
+    assert await tool_names(oauth_server.url, browser) == ["whoami"]
+    assert len(browser.asked) == 1 and browser.asked[0].endpoint == oauth_server.url
+    assert "/authorize?" in browser.asked[0].url
+    assert browser.pages[0][0] == 200 and "signed in" in browser.pages[0][1]
+    assert oauth_server.provider.authorizations == 1
+
+
+async def test_tokens_are_kept_for_the_owner_only_and_reused(
+    oauth_server: SignedInServer,
+) -> None:
+    await tool_names(oauth_server.url, Browser())
+    kept = sign_in_file(oauth_server.url)
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert stat.S_IMODE(kept.parent.stat().st_mode) == 0o700
+    saved = json.loads(kept.read_text())
+    assert saved["server_url"] == oauth_server.url
+    assert saved["tokens"]["access_token"] in oauth_server.provider.issued
+
+    again = Browser()
+    assert await tool_names(oauth_server.url, again) == ["whoami"]
+    assert again.asked == [] and oauth_server.provider.authorizations == 1
+
+
+class WaryBrowser(Browser):
+    """Brings the code back first with a forged state, then from a foreign site's name, then
+    as the authorization server sent it."""
+
+    async def __call__(self, request: SignInRequest) -> None:
+        self.asked.append(request)
+        async with httpx2.AsyncClient() as browser:
+            back = (await browser.get(request.url)).headers["location"]
+            forged = re.sub(r"state=[^&]+", "state=forged", back)
+            for url, headers in ((forged, {}), (back, {"Host": "evil.example"}), (back, {})):
+                page = await browser.get(url, headers=headers)
+                self.pages.append((page.status_code, page.text))
+        await asyncio.Event().wait()
+
+
+async def test_a_callback_with_another_state_or_host_is_refused_and_the_wait_goes_on(
+    oauth_server: SignedInServer,
+) -> None:
+    browser = WaryBrowser()
+    assert await tool_names(oauth_server.url, browser) == ["whoami"]
+    (forged, forged_page), (foreign, foreign_page), (right, _) = browser.pages
+    assert forged == 400 and "state does not match" in forged_page
+    assert foreign == 400 and "Host header" in foreign_page
+    assert right == 200
+
+
+async def test_no_sign_in_handler_means_the_401_is_the_error(
+    oauth_server: SignedInServer,
+) -> None:
+    with pytest.raises(Exception, match="HTTP 401"):
+        await tool_names(oauth_server.url, None)
+
+
+async def test_a_sign_in_nobody_completes_ends_with_a_clear_message(
+    oauth_server: SignedInServer,
+) -> None:
+    nobody = Browser(follow=False)
+    with pytest.raises(Exception, match=r"no sign-in within 0.5s.*authorization URL was not"):
+        await tool_names(oauth_server.url, nobody, Timeouts(sign_in=0.5))
+    assert len(nobody.asked) == 1  # not retried: one URL shown
