@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "check": "check task files: verifiers fail untouched and pass with gold sessions",
     "proxy": "serve a target's tools to an agent as one MCP endpoint, printing each call",
     "replay": "re-run a recorded session on a fresh env and compare results",
+    "logout": "forget the OAuth sign-ins kept for MCP servers",
     "local": "run the embedded local Fleet host",
     "openenv": "serve an env `openenv import` generated (ORS, Verifiers) on 127.0.0.1",
     "demo": "open the app on the bundled computer-use env (embedded host)",

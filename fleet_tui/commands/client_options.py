@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fleet_tui.commands.output import warn
+from fleet_tui.commands.sign_in import show_sign_in
 from fleet_tui.commands.target_options import add_repeatable
 from fleet_tui.envs.errors import EnvError
 from fleet_tui.envs.mcp_client import ClientHandlers
@@ -65,7 +66,8 @@ def elicit_from_args(args: argparse.Namespace) -> dict[str, Any] | None:
 
 class HeadlessAnswers:
     """Answers servers without asking anyone: the roots given, `--elicit` (or decline) for
-    elicitations, decline for sampling. Each request is told on stderr."""
+    elicitations, decline for sampling; an OAuth sign-in's URL is printed to be opened. Each
+    request is told on stderr."""
 
     def __init__(self, roots: list[str], elicit: dict[str, Any] | None = None) -> None:
         self.roots = roots
@@ -84,6 +86,7 @@ class HeadlessAnswers:
         """`handlers`, now answering what servers ask as these answers say."""
         handlers.elicit, handlers.sample = self.answer_elicitation, self._decline_sampling
         handlers.roots = self._roots
+        handlers.sign_in = show_sign_in
         return handlers
 
     def _roots(self) -> list[str]:
