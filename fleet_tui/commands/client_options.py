@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from fleet_tui.commands.output import warn
-from fleet_tui.commands.sign_in import show_sign_in
 from fleet_tui.commands.target_options import add_repeatable
 from fleet_tui.envs.errors import EnvError
 from fleet_tui.envs.mcp_client import ClientHandlers
@@ -84,6 +83,8 @@ class HeadlessAnswers:
 
     def serve(self, handlers: ClientHandlers) -> ClientHandlers:
         """`handlers`, now answering what servers ask as these answers say."""
+        from fleet_tui.commands.sign_in import show_sign_in  # asyncio: not for `--help`
+
         handlers.elicit, handlers.sample = self.answer_elicitation, self._decline_sampling
         handlers.roots = self._roots
         handlers.sign_in = show_sign_in

@@ -1,18 +1,15 @@
 """A headless command's OAuth sign-in: the authorization URL on stderr, and a browser opened
-on it when that is safe (a terminal on a desktop, never a text browser in the terminal)."""
+on it from a terminal on a desktop (`fleet_tui.browser`)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 
+from fleet_tui.browser import open_browser
 from fleet_tui.commands.output import err
 from fleet_tui.envs.oauth_callback import describe_seconds
 from fleet_tui.envs.server_requests import SignInRequest
-
-TEXT_BROWSERS = ("www-browser", "links", "elinks", "lynx", "w3m")
-"""Browsers that would take over the terminal fleet-tui writes to."""
 
 
 async def show_sign_in(request: SignInRequest) -> None:
@@ -24,26 +21,6 @@ async def show_sign_in(request: SignInRequest) -> None:
         f"Waiting up to {describe_seconds(request.timeout_s)} for the browser to come back to "
         f"{request.redirect_uri} (Ctrl+C gives up)"
     )
-    if sys.stderr.isatty() and has_desktop():
+    if sys.stderr.isatty():
         await asyncio.to_thread(open_browser, request.url)
     await asyncio.Event().wait()
-
-
-def has_desktop() -> bool:
-    """Whether a graphical browser can open: macOS, Windows, or a display on other systems."""
-    if sys.platform in ("darwin", "win32"):
-        return True
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-def open_browser(url: str) -> None:
-    """Open `url` in the default graphical browser, if there is one; never a text browser."""
-    import webbrowser
-
-    try:
-        browser = webbrowser.get()
-    except webbrowser.Error:
-        return
-    if getattr(browser, "name", "") in TEXT_BROWSERS:
-        return
-    browser.open(url)

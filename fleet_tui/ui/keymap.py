@@ -44,6 +44,7 @@ AREAS: dict[str, str] = {
     "screenshot": "Screenshot pane",
     "image": "Full-screen image",
     "ask": "A server's question (elicitation, sampling)",
+    "sign_in": "A server asks you to sign in (OAuth)",
     "agent": "Agent pane (with --serve-mcp)",
     "resources": "Resources",
     "prompts": "Prompts",
@@ -205,6 +206,9 @@ ACTIONS: list[Action] = [
     ),
     Action("decline", "ctrl+d", "Decline", area="ask", palette=False, priority=True),
     Action("cancel", "escape", "Cancel (no answer chosen)", area="ask", palette=False),
+    Action("copy_url", "c", "Copy the authorization URL", area="sign_in", short="Copy"),
+    Action("open_browser", "o", "Open it in a browser", area="sign_in", short="Open"),
+    Action("cancel", "escape", "Give the sign-in up", area="sign_in", palette=False),
 ]
 
 _TOOL_LIST_NOTES = [

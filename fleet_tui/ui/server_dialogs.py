@@ -1,6 +1,7 @@
 """What servers ask the person, answered through dialogs: an elicitation opens a form, a
-sampling request a reply box; the roots offered are the ones given (`--root`) or the current
-directory. The MCP session runs in the app's event loop, so a request waits for its dialog."""
+sampling request a reply box, a sign-in (OAuth) shows the authorization URL until the browser
+comes back; the roots offered are the ones given (`--root`) or the current directory. The MCP
+session runs in the app's event loop, so a request waits for its dialog."""
 
 from __future__ import annotations
 
@@ -9,16 +10,22 @@ from typing import TypeVar
 
 from textual.screen import ModalScreen
 
-from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
+from fleet_tui.envs.server_requests import (
+    ElicitAnswer,
+    ElicitRequest,
+    SampleRequest,
+    SignInRequest,
+)
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
 from fleet_tui.ui.screens.sampling_screen import SamplingScreen
+from fleet_tui.ui.screens.sign_in_screen import SignInScreen
 
 T = TypeVar("T")
 
 
 class ServerDialogs(AppPart):
-    """Answers servers' elicitation and sampling requests by asking the person."""
+    """Answers servers' elicitation, sampling and sign-in requests by asking the person."""
 
     def answer_servers(self, roots: list[str] | None = None) -> None:
         """Set the session's handlers to these dialogs and offer `roots` (default: ".")."""
@@ -27,12 +34,18 @@ class ServerDialogs(AppPart):
         handlers.elicit = self.ask_elicitation
         handlers.sample = self.ask_sampling
         handlers.roots = lambda: offered
+        handlers.sign_in = self.ask_sign_in
 
     async def ask_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
         return await self._ask(ElicitationScreen(request), ElicitAnswer("cancel"))
 
     async def ask_sampling(self, request: SampleRequest) -> str | None:
         return await self._ask(SamplingScreen(request), None)
+
+    async def ask_sign_in(self, request: SignInRequest) -> None:
+        """Show where to sign in until the sign-in ends (this is cancelled then) or the person
+        gives it up (this returns)."""
+        await self._ask(SignInScreen(request), None)
 
     async def _ask(self, screen: ModalScreen[T], unanswered: T) -> T:
         """Show `screen` and wait for its answer; if the request is given up meanwhile (the
@@ -46,6 +59,7 @@ class ServerDialogs(AppPart):
         await self.push_screen(screen, callback=answered)
         try:
             return await answer
-        finally:
-            if not answer.done() and self.screen is screen:
+        except asyncio.CancelledError:  # given up (cancelling this cancels `answer` too)
+            if self.screen_stack and self.screen_stack[-1] is screen:  # none once the app quits
                 self.pop_screen()
+            raise

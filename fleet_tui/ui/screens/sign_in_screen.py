@@ -1,0 +1,78 @@
+"""A server asks the person to sign in (OAuth): its authorization URL, to copy into a browser
+or open in one, while the connection waits for the browser to come back. The dialog closes by
+itself once it does; cancelling it gives the sign-in up."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from fleet_tui.browser import can_open_browser, open_browser
+from fleet_tui.envs.oauth_callback import describe_seconds
+from fleet_tui.envs.server_requests import SignInRequest
+from fleet_tui.text import clean, one_line
+from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.safe_text import literal
+
+
+class SignInScreen(ModalScreen[None]):
+    """Dismissed only when the person gives the sign-in up."""
+
+    HELP_AREA = "sign_in"
+    BINDINGS = bindings_for("sign_in")
+
+    def __init__(self, request: SignInRequest) -> None:
+        super().__init__()
+        self.request = request
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        with Vertical(classes="ask-box") as box:
+            box.border_title = "Sign in"
+            box.border_subtitle = one_line(request.endpoint, 80)
+            yield Static(
+                literal(
+                    f"{request.endpoint} asks you to sign in (OAuth). Open this URL in a browser:"
+                ),
+                classes="ask-message",
+            )
+            yield Static(literal(clean(request.url)), id="sign-in-url", classes="ask-url")
+            yield Static(
+                literal(
+                    f"fleet-tui waits up to {describe_seconds(request.timeout_s)} for the "
+                    f"browser to come back to {request.redirect_uri}; this closes by itself "
+                    "then."
+                ),
+                classes="ask-note",
+            )
+            with Horizontal(classes="ask-buttons"):
+                yield Static("c copy  o open  esc cancel", classes="ask-keys")
+                yield Button("Cancel", id="cancel")
+                yield Button("Open in browser", id="open", disabled=not can_open_browser())
+                yield Button("Copy URL", id="copy", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#copy", Button).focus()
+
+    @on(Button.Pressed, "#copy")
+    def action_copy_url(self) -> None:
+        self.app.copy_to_clipboard(self.request.url)
+        self.notify("The authorization URL is in the clipboard.", title="Copied", markup=False)
+
+    @on(Button.Pressed, "#open")
+    async def action_open_browser(self) -> None:
+        if not await asyncio.to_thread(open_browser, self.request.url):
+            self.notify(
+                "No graphical browser here: copy the URL (c) into one.",
+                severity="warning",
+                markup=False,
+            )
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
