@@ -8,6 +8,7 @@ import asyncio
 import json
 import re
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,21 @@ async def test_a_callback_with_another_state_or_host_is_refused_and_the_wait_goe
     assert forged == 400 and "state does not match" in forged_page
     assert foreign == 400 and "Host header" in foreign_page
     assert right == 200
+
+
+async def test_an_expired_token_is_refreshed_asking_no_one(oauth_server: SignedInServer) -> None:
+    await tool_names(oauth_server.url, Browser())
+    kept = sign_in_file(oauth_server.url)
+    saved = json.loads(kept.read_text())
+    assert saved["expires_at"] > time.time()
+    oauth_server.provider.access.clear()  # the server forgets the access token: it expired
+    kept.write_text(json.dumps({**saved, "expires_at": time.time() - 1}))
+
+    again = Browser()
+    assert await tool_names(oauth_server.url, again) == ["whoami"]
+    assert again.asked == [] and oauth_server.provider.authorizations == 1
+    assert oauth_server.provider.refreshes == 1
+    assert json.loads(kept.read_text())["tokens"]["access_token"] in oauth_server.provider.access
 
 
 async def test_no_sign_in_handler_means_the_401_is_the_error(

@@ -4,7 +4,8 @@ The SDK does discovery, dynamic client registration, PKCE, the token exchange an
 `SignInAuth` adds what the person and the machine need:
 
 - tokens and the client registration are kept per server URL in a private file
-  (`envs/oauth_store.py`), so a second connection signs in with no one asked;
+  (`envs/oauth_store.py`), so a second connection signs in with no one asked (refreshing an
+  expired token first);
 - the flow starts only when the server asks for it: a 401 with a `Bearer` challenge (or a 403
   asking for more scope) on a request of the session. Only then does the loopback listener
   (`envs/oauth_callback.py`) open, on the port the stored registration names when it can, so
@@ -57,10 +58,11 @@ class SignInAuth(OAuthClientProvider):
             response_types=["code"],
             token_endpoint_auth_method="none",
         )
+        self.storage = TokenFile(server_url)
         super().__init__(
             server_url,
             metadata,
-            TokenFile(server_url),
+            self.storage,
             redirect_handler=self._show,
             callback_handler=self._wait_for_browser,
         )
@@ -71,6 +73,12 @@ class SignInAuth(OAuthClientProvider):
         self._shown: asyncio.Future[None] | None = None
         self._asking = False
         self._last_asked = -math.inf
+
+    async def _initialize(self) -> None:
+        """Load the stored sign-in with its token's expiry (the SDK keeps that in memory only),
+        so an expired token is refreshed before it is sent, asking no one."""
+        await super()._initialize()
+        self.context.token_expiry_time = self.storage.expires_at()
 
     def asked_since(self, moment: float) -> bool:
         """Whether a person was being waited for at some point since `moment` (monotonic)."""

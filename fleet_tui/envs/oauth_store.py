@@ -1,8 +1,9 @@
 """Where OAuth sign-ins are kept: one JSON file per MCP server URL, for its owner only (0600 in
 a 0700 folder), in `$XDG_STATE_HOME/fleet-tui/oauth/` (or ~/.local/state/fleet-tui/oauth/).
 
-A file holds the server's URL, the tokens it issued and the client registration it made for
-fleet-tui. `TokenFile` is the mcp SDK's `TokenStorage` over one such file; deleting the file
+A file holds the server's URL, the tokens it issued (and when the access token expires, so a
+later run refreshes it rather than asking the person again) and the client registration it made
+for fleet-tui. `TokenFile` is the mcp SDK's `TokenStorage` over one such file; deleting the file
 (`fleet-tui logout URL`) makes the next connection sign in again. Token values read or written
 here are remembered as secrets (`fleet_tui.text.remember_secret_values`), so they are hidden
 wherever text is shown or recorded.
@@ -81,8 +82,19 @@ class TokenFile:
         return tokens
 
     async def set_tokens(self, tokens: OAuthToken) -> None:
+        from mcp.shared.auth_utils import calculate_token_expiry
+
         remember_secret_values([tokens.access_token, tokens.refresh_token or ""])
-        self._store("tokens", tokens.model_dump(mode="json", exclude_none=True))
+        self._store(
+            "tokens",
+            tokens.model_dump(mode="json", exclude_none=True),
+            expires_at=calculate_token_expiry(tokens.expires_in),
+        )
+
+    def expires_at(self) -> float | None:
+        """When the stored access token expires (seconds since the epoch), if it was said."""
+        value = self._own().get("expires_at")
+        return float(value) if isinstance(value, int | float) else None
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
         from mcp.shared.auth import OAuthClientInformationFull
@@ -111,8 +123,8 @@ class TokenFile:
         except ValueError:  # pydantic's ValidationError: a file from another version
             return None
 
-    def _store(self, name: str, value: dict[str, Any]) -> None:
-        self._write({**self._own(), "server_url": self.server_url, name: value})
+    def _store(self, name: str, value: dict[str, Any], **also: Any) -> None:
+        self._write({**self._own(), "server_url": self.server_url, name: value, **also})
 
     def _write(self, data: dict[str, Any]) -> None:
         make_private_dir(self.path.parent)
