@@ -70,6 +70,20 @@ async def test_a_server_that_asks_for_oauth_is_signed_in_and_lists_its_tools(
     assert oauth_server.provider.authorizations == 1
 
 
+async def test_an_sse_server_that_asks_for_oauth_is_signed_in_too(
+    oauth_sse_server: SignedInServer,
+) -> None:
+    browser = Browser()
+    union = McpUnion([oauth_sse_server.url], handlers=ClientHandlers(sign_in=browser))
+    try:
+        await union.connect()
+        assert [tool.name for tool in await union.list_tools()] == ["whoami"]
+        assert union.endpoints()[0].transport == "sse"
+    finally:
+        await union.close()
+    assert len(browser.asked) == 1 and oauth_sse_server.provider.authorizations == 1
+
+
 async def test_tokens_are_kept_for_the_owner_only_and_reused(
     oauth_server: SignedInServer,
 ) -> None:

@@ -212,9 +212,13 @@ class McpEndpoint:
         """After streamable HTTP was refused, before any session: whether the URL answers like
         an SSE endpoint, which the endpoint then speaks (now and on reconnecting)."""
         from fleet_tui.envs.mcp_transports import serves_sse
+        from fleet_tui.envs.oauth_callback import SignInFailed
 
         refused = not (self._connected.is_set() or is_connection_failure(error))
-        if self.status.transport != "http" or not refused or not await serves_sse(self.spec):
+        signed_out = any(isinstance(leaf, SignInFailed) for leaf in leaf_errors(error))
+        if self.status.transport != "http" or not refused or signed_out:
+            return False
+        if not await serves_sse(self.spec, self._auth()):
             return False
         self.status.transport = "sse"
         return True

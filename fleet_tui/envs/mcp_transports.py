@@ -220,9 +220,10 @@ async def _stdio(spec: EndpointSpec, output: ChildOutput) -> AsyncIterator[tuple
         await asyncio.to_thread(output.wait, 1.0)
 
 
-async def serves_sse(spec: EndpointSpec) -> bool:
+async def serves_sse(spec: EndpointSpec, auth: httpx2.Auth | None = None) -> bool:
     """Whether the endpoint answers like an SSE endpoint: a GET opens an event stream (one
-    that speaks streamable HTTP refuses a GET that names no session)."""
+    that speaks streamable HTTP refuses a GET that names no session). `auth`: the endpoint's
+    sign-in, for a server that asks for one."""
     import httpx2
 
     if spec.url is None:
@@ -230,7 +231,7 @@ async def serves_sse(spec: EndpointSpec) -> bool:
     timeout = httpx2.Timeout(SSE_PROBE_TIMEOUT_S)
     try:
         async with (
-            http_client(spec.url, spec.headers, timeout, guarded=False) as client,
+            http_client(spec.url, spec.headers, timeout, guarded=False, auth=auth) as client,
             client.stream("GET", spec.url, headers={"Accept": "text/event-stream"}) as response,
         ):
             content_type = response.headers.get("content-type", "").lower()
