@@ -141,6 +141,16 @@ async def test_an_expired_token_is_refreshed_asking_no_one(oauth_server: SignedI
     assert json.loads(kept.read_text())["tokens"]["access_token"] in oauth_server.provider.access
 
 
+async def test_a_server_that_refuses_the_token_it_issued_is_named_plainly(
+    oauth_server: SignedInServer,
+) -> None:
+    oauth_server.provider.accepts_tokens = False
+    browser = Browser()
+    with pytest.raises(Exception, match=r"still asks for a sign-in \(HTTP 401\) after one"):
+        await tool_names(oauth_server.url, browser)
+    assert len(browser.asked) == 1
+
+
 async def test_no_sign_in_handler_means_the_401_is_the_error(
     oauth_server: SignedInServer,
 ) -> None:

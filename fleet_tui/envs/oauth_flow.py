@@ -13,7 +13,8 @@ The SDK does discovery, dynamic client registration, PKCE, the token exchange an
 - the authorization URL goes to the session's `SignInHandler` (a dialog in the app, stderr
   headless), and the wait for the browser is bounded (`SIGN_IN_TIMEOUT_S`); the handler
   returning early cancels the sign-in;
-- a failed sign-in is a `SignInFailed` in plain words, never retried.
+- a failed sign-in is a `SignInFailed` in plain words, never retried; so is a server that
+  refuses the token it just issued.
 
 `asked_since(moment)` tells the endpoint's connect timeout that a person was being waited for.
 """
@@ -100,6 +101,11 @@ class SignInAuth(OAuthClientProvider):
                     await self._listen()
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
+            if challenged and asks_sign_in(response):
+                raise SignInFailed(
+                    f"{self.server_url} still asks for a sign-in (HTTP {response.status_code}) "
+                    "after one: it refuses the token it issued"
+                ) from None
             return
         except OAuthFlowError as error:
             raise SignInFailed(f"OAuth sign-in to {self.server_url} failed: {error}") from None
