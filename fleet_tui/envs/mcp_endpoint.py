@@ -33,6 +33,8 @@ T = TypeVar("T")
 MAX_TOOL_PAGES = 100
 """How many pages one listing (of tools, resources, templates or prompts) follows before it
 stops (a server may never stop returning a next cursor)."""
+OWNER_END_WAIT_S = 0.5
+"""How long a request whose connection died waits for the connection to say why it ended."""
 
 
 @dataclass(frozen=True)
@@ -271,8 +273,11 @@ class McpEndpoint:
                     raise EndpointDown(str(lost)) from error
                 if await self._answers_ping(session):
                     raise lost from error
-                self.mark_down(str(lost))
-                raise EndpointDown(self.status.error or "connection closed") from error
+                # The connection is gone: its own failure, if it comes at once, says why.
+                await asyncio.wait({owner}, timeout=OWNER_END_WAIT_S)
+                if not owner.done():
+                    self.mark_down(str(lost))
+                raise EndpointDown(self._failure or str(lost)) from error
         if owner in done:
             raise EndpointDown(self._failure or "connection closed")
         raise TimeoutError(f"no answer within {timeout:g}s")

@@ -7,7 +7,8 @@ it cannot parse. `GuardedTransport` sits under it, in the httpx2 client it is gi
 - an error status without a JSON-RPC error body becomes a JSON-RPC error naming the status and
   what it most likely means;
 - a JSON reply over `MAX_REPLY_BYTES` becomes a JSON-RPC error saying so (server-sent events
-  are capped by the SDK's `max_sse_event_size`, given the same limit);
+  are capped by the SDK's `max_sse_event_size`, given the same limit; over the SSE transport,
+  by `envs/sse_cap.py`);
 - in a tools/list reply, each tool the SDK would reject is replaced by a usable stand-in that
   carries the reason under `BROKEN_TOOL_KEY` in its `_meta`, so the other tools still list;
 - each request, its status and time to the response headers go to `on_exchange` (the network
@@ -46,7 +47,20 @@ from fleet_tui.text import describe_error, leaf_errors
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 """The most one reply (a JSON body or one server-sent event) may hold in memory."""
 
-TOO_LARGE = f"result too large: over {MAX_REPLY_BYTES // 2**20} MB"
+TOO_LARGE_START = "result too large: over "
+
+
+def size_words(size: int) -> str:
+    """A size limit in words: whole megabytes, or kilobytes below one."""
+    return f"{size // 2**20} MB" if size >= 2**20 else f"{size // 1024} KB"
+
+
+def too_large(limit: int) -> str:
+    """What a request whose reply was over `limit` bytes gets instead."""
+    return TOO_LARGE_START + size_words(limit)
+
+
+TOO_LARGE = too_large(MAX_REPLY_BYTES)
 
 JSON_DEPTH_LIMIT = 200
 """The deepest nesting the SDK's JSON parser accepts in one message (it refuses 202)."""
@@ -182,7 +196,9 @@ def unreadable_reply(error: BaseException) -> str | None:
     for leaf in leaf_errors(error):
         if not isinstance(leaf, MCPError):
             continue
-        if leaf.message == TOO_LARGE or SSE_LIMIT.search(leaf.message):
+        if leaf.message.startswith(TOO_LARGE_START):
+            return leaf.message
+        if SSE_LIMIT.search(leaf.message):
             return TOO_LARGE
         if leaf.code == PARSE_ERROR and leaf.message.startswith(SDK_PARSE_FAILURES):
             found = INVALID_JSON.search(leaf.message)
@@ -246,8 +262,12 @@ def jsonrpc_error(
     request: httpx2.Request, message: dict[str, Any], code: int, text: str
 ) -> httpx2.Response:
     """A JSON reply carrying a JSON-RPC error for `message`."""
-    body = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": code, "message": text}}
-    return httpx2.Response(200, json=body, request=request)
+    return httpx2.Response(200, json=jsonrpc_error_body(message["id"], code, text), request=request)
+
+
+def jsonrpc_error_body(request_id: Any, code: int, text: str) -> dict[str, Any]:
+    """The JSON-RPC error answering the request `request_id`."""
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": text}}
 
 
 def json_or_none(data: bytes) -> Any:

@@ -120,21 +120,27 @@ def http_client(
     guarded: bool = True,
     on_exchange: Callable[[Any], None] | None = None,
     auth: httpx2.Auth | None = None,
+    event_limit: int | None = None,
 ) -> httpx2.AsyncClient:
     """An HTTP client for the MCP endpoint at `url`. `guarded`: replies are checked before the
     SDK reads them (`envs.mcp_http.GuardedTransport`, made for streamable HTTP), and each
     exchange is told to `on_exchange` (the protocol log). `auth`: the OAuth flow
-    (`envs.oauth_flow.SignInAuth`), which then hears a server ask for a sign-in."""
+    (`envs.oauth_flow.SignInAuth`), which then hears a server ask for a sign-in.
+    `event_limit`: each server-sent event over it is dropped (`envs.sse_cap`, made for the SSE
+    transport)."""
     import httpx2
 
     from fleet_tui.envs.mcp_http import GuardedTransport, environment_proxy
     from fleet_tui.envs.mcp_preload import shared_ssl_context
+    from fleet_tui.envs.sse_cap import EventCappedTransport
 
-    transport = (
+    transport: httpx2.AsyncBaseTransport = (
         GuardedTransport(url, on_exchange=on_exchange, passes_sign_in=auth is not None)
         if guarded
         else httpx2.AsyncHTTPTransport(proxy=environment_proxy(url), verify=shared_ssl_context())
     )
+    if event_limit is not None:
+        transport = EventCappedTransport(transport, event_limit)
     # The mcp transports' own defaults: a response stream may stay quiet for minutes.
     timeout = timeout or httpx2.Timeout(30.0, read=300.0)
     return httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport, auth=auth)
@@ -184,6 +190,8 @@ async def _streamable_http(
 async def _sse(spec: EndpointSpec, auth: httpx2.Auth | None) -> AsyncIterator[tuple[Any, Any]]:
     from mcp.client.sse import sse_client
 
+    from fleet_tui.envs import sse_cap
+
     url = spec.url
     assert url is not None
 
@@ -191,7 +199,13 @@ async def _sse(spec: EndpointSpec, auth: httpx2.Auth | None) -> AsyncIterator[tu
         headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None
     ) -> httpx2.AsyncClient:
         # Unguarded: an SSE endpoint answers a POST with 202 and replies on the stream.
-        client = http_client(url, spec.headers | (headers or {}), timeout, guarded=False)
+        client = http_client(
+            url,
+            spec.headers | (headers or {}),
+            timeout,
+            guarded=False,
+            event_limit=sse_cap.SSE_EVENT_LIMIT,
+        )
         client.auth = auth
         return client
 
