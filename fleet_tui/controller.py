@@ -16,6 +16,7 @@ from typing import Any
 
 from fleet_tui.envs.base import (
     Env,
+    EnvError,
     ResetResult,
     Task,
     TextBlock,
@@ -31,6 +32,7 @@ from fleet_tui.envs.capabilities import (
     SetsLogLevel,
     unwrapped,
 )
+from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.envs.mcp_client import ClientHandlers
@@ -54,6 +56,8 @@ from fleet_tui.session_records import (
     EnvClosed,
     Episode,
     Progress,
+    PromptGot,
+    ResourceRead,
     SessionEvent,
     Traffic,
 )
@@ -273,6 +277,35 @@ class SessionController:
         if not (self.pending_actions and self.state == ConnectionState.CONNECTED):
             return None
         return self.add_record(COMPUTER_TOOL, self.pending_actions.pop(0))
+
+    # -- resources and prompts -------------------------------------------------------------------
+
+    async def read_resource(self, uri: str) -> ReadResult:
+        """Read a resource; listeners hear of it (`ResourceRead`), also when it fails."""
+        try:
+            result = await self.mcp_catalog().read(uri)
+        except Exception as error:
+            self._emit(ResourceRead(uri, None, describe_error(error)))
+            raise
+        self._emit(ResourceRead(uri, result))
+        return result
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> PromptResult:
+        """Get a prompt; listeners hear of it (`PromptGot`), also when it fails."""
+        try:
+            result = await self.mcp_catalog().get_prompt(name, arguments)
+        except Exception as error:
+            self._emit(PromptGot(name, arguments, None, describe_error(error)))
+            raise
+        self._emit(PromptGot(name, arguments, result))
+        return result
+
+    def mcp_catalog(self) -> McpCatalog:
+        """The catalog (see `catalog`); EnvError when there is none."""
+        catalog = self.catalog()
+        if catalog is None:
+            raise EnvError("not connected to a target that speaks MCP")
+        return catalog
 
     # -- reset, tasks, verdicts --------------------------------------------------------------------
 

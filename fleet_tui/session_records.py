@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from fleet_tui.envs.base import EnvInfo, ToolResult
+from fleet_tui.envs.catalog import PromptGot, ResourceRead
 from fleet_tui.envs.server_events import ListChanged, ServerLog
 from fleet_tui.envs.traffic import TrafficEntry
 
@@ -148,6 +149,8 @@ SessionEvent = (
     | ServerLog
     | ListChanged
     | Traffic
+    | ResourceRead
+    | PromptGot
 )
 """`ServerLog` (a server's log message) and `ListChanged` (its tools, resources or prompts
-changed) come from `envs.server_events`."""
+changed) come from `envs.server_events`, `ResourceRead` and `PromptGot` from `envs.catalog`."""

@@ -30,6 +30,7 @@ from fleet_tui.envs.targets import FleetTarget, LocalTarget
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import (
     SessionRecorder,
+    blobs_dir,
     blocks_dir,
     default_session_path,
     images_dir,
@@ -85,15 +86,15 @@ def test_every_event_round_trips(tmp_path):
 
 def test_audio_and_resource_blobs_come_back_as_the_same_bytes(tmp_path):
     path = tmp_path / "s.jsonl"
-    blocks = [
-        AudioBlock(data=b"RIFF\x00\xffWAVE"),
-        ResourceBlock(uri="file:///a", blob=b"\x00\x01"),
-    ]
+    blob = ResourceBlock(uri="file:///a", blob=b"\x00\x01", annotations={"priority": 1})
+    blocks = [AudioBlock(data=b"RIFF\x00\xffWAVE"), blob]
     with SessionRecorder(path) as recorder:
         recorder.result(recorder.call("sounds", {}), ToolResult(blocks=blocks))
 
-    (step,) = load_session(path).steps()
-    assert step.result.result.blocks == blocks
+    session = load_session(path)
+    (step,) = session.steps()
+    assert [b.type for b in step.result.result.blocks] == ["audio", "stored_blob"]
+    assert session.tool_result(step.result.result).blocks == blocks
 
 
 def test_images_stored_once_by_hash_not_inline(tmp_path):
@@ -247,16 +248,12 @@ def test_big_blocks_and_structured_content_are_stored_beside_the_session(tmp_pat
         recorder.result(seq, ToolResult(blocks=blocks, structured=structured))
 
     assert max(len(line) for line in path.read_text().splitlines()) < 10_000
-    assert len(list(blocks_dir(path).iterdir())) == 4  # three blocks and the structured content
+    assert len(list(blocks_dir(path).iterdir())) == 3  # two blocks and the structured content
+    assert len(list(blobs_dir(path).iterdir())) == 1  # the resource's bytes
     (step,) = load_session(path).steps()
     recorded = step.result.result
-    assert [b.type for b in recorded.blocks] == ["stored", "text", "stored", "stored"]
-    assert [getattr(b, "kind", None) for b in recorded.blocks] == [
-        "text",
-        None,
-        "resource",
-        "unknown",
-    ]
+    assert [b.type for b in recorded.blocks] == ["stored", "text", "stored_blob", "stored"]
+    assert [getattr(b, "kind", None) for b in recorded.blocks] == ["text", None, None, "unknown"]
     rebuilt = load_session(path).tool_result(recorded)
     assert rebuilt.blocks == blocks
     assert rebuilt.structured == structured

@@ -95,6 +95,11 @@ def run(args: argparse.Namespace) -> int:
 def replay_summary(report) -> str:
     matched = sum(step.matched for step in report.steps)
     lines = [f"{matched}/{len(report.steps)} steps match"]
+    if report.not_replayed:
+        lines.append(
+            f"{report.not_replayed} resource reads and prompt gets not replayed "
+            "(they change nothing in the env)"
+        )
     if report.verdict is not None:
         verdict = report.verdict
         if verdict.success:

@@ -1,8 +1,9 @@
 """The events of a recorded session: one pydantic model per event type, one JSON line each.
 
 Images never travel inline: a recorded result holds `StoredImage` blocks that name a file
-beside the session by the SHA-256 of its bytes. Neither do big blocks or structured content:
-`StoredBlock` and `StoredJson` name a JSON file beside the session the same way.
+beside the session by the SHA-256 of its bytes, and binary resource contents `StoredBlob`
+blocks the same way. Neither do big blocks or structured content: `StoredBlock` and
+`StoredJson` name a JSON file beside the session the same way.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from fleet_tui.envs.targets import Target, load_target
 FORMAT_VERSION = 1
 IMAGES_FOLDER = ".images"
 BLOCKS_FOLDER = ".blocks"
-"""Suffixes of the folders beside a session file (`NAME.images`, `NAME.blocks`)."""
+BLOBS_FOLDER = ".blobs"
+"""Suffixes of the folders beside a session file (`NAME.images`, `NAME.blocks`, `NAME.blobs`)."""
 
 
 class StoredImage(BaseModel):
@@ -39,6 +41,19 @@ class StoredImage(BaseModel):
     sha256: str
     file: str
     """Path of the image file, relative to the session file's folder."""
+
+
+class StoredBlob(BaseModel):
+    """A resource's binary contents, in a file named by their SHA-256."""
+
+    type: Literal["stored_blob"] = "stored_blob"
+    annotations: dict[str, Any] | None = None
+    uri: str
+    mime_type: str | None = None
+    sha256: str
+    file: str
+    """Path of the file, relative to the session file's folder."""
+    size_bytes: int
 
 
 class StoredJson(BaseModel):
@@ -62,6 +77,7 @@ RecordedBlock = Annotated[
     TextBlock
     | StoredImage
     | StoredBlock
+    | StoredBlob
     | AudioBlock
     | ResourceBlock
     | ResourceLinkBlock
@@ -170,6 +186,34 @@ class LogEvent(_Event):
     data: Any = None
 
 
+class ReadEvent(_Event):
+    """A resource read, with the contents it gave or why it failed."""
+
+    event: Literal["read"] = "read"
+    uri: str
+    endpoint: str = ""
+    contents: list[RecordedBlock] = Field(default_factory=list)
+    latency_s: float = 0.0
+    error: str | None = None
+
+
+class RecordedMessage(BaseModel):
+    role: str
+    block: RecordedBlock
+
+
+class PromptEvent(_Event):
+    """A prompt got with its arguments, with the messages it gave or why it failed."""
+
+    event: Literal["prompt"] = "prompt"
+    name: str
+    arguments: dict[str, str] = Field(default_factory=dict)
+    endpoint: str = ""
+    description: str | None = None
+    messages: list[RecordedMessage] = Field(default_factory=list)
+    error: str | None = None
+
+
 SessionEvent = Annotated[
     SessionStart
     | ConnectEvent
@@ -179,7 +223,9 @@ SessionEvent = Annotated[
     | TaskEvent
     | VerifyEvent
     | ErrorEvent
-    | LogEvent,
+    | LogEvent
+    | ReadEvent
+    | PromptEvent,
     Field(discriminator="event"),
 ]
 
@@ -193,12 +239,16 @@ __all__ = [
     "ContentBlock",
     "ErrorEvent",
     "LogEvent",
+    "PromptEvent",
+    "ReadEvent",
     "RecordedBlock",
+    "RecordedMessage",
     "RecordedResult",
     "ResetEvent",
     "ResultEvent",
     "SessionEvent",
     "SessionStart",
+    "StoredBlob",
     "StoredBlock",
     "StoredImage",
     "StoredJson",

@@ -14,14 +14,23 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from fleet_tui.envs.base import ContentBlock, EnvError, ImageBlock, Task, ToolResult
+from fleet_tui.envs.base import (
+    ContentBlock,
+    EnvError,
+    ImageBlock,
+    ResourceBlock,
+    Task,
+    ToolResult,
+)
 from fleet_tui.session.events import (
     EVENT_ADAPTER,
     CallEvent,
     ConnectEvent,
+    RecordedBlock,
     RecordedResult,
     ResultEvent,
     SessionEvent,
+    StoredBlob,
     StoredBlock,
     StoredImage,
     StoredJson,
@@ -68,19 +77,24 @@ class Session:
     def tool_result(self, recorded: RecordedResult) -> ToolResult:
         """Rebuild a full ToolResult, reading images and big blocks back from beside the
         session file."""
-        blocks: list[Any] = []
-        for block in recorded.blocks:
-            if isinstance(block, StoredImage):
-                data = self._stored_bytes(block.file, "image")
-                blocks.append(ImageBlock(mime_type=block.mime_type, data=data))
-            elif isinstance(block, StoredBlock):
-                blocks.append(self._stored_value(block, BLOCK_ADAPTER.validate_json))
-            else:
-                blocks.append(block)
+        blocks = [self.content_block(block) for block in recorded.blocks]
         fields = recorded.model_dump(exclude={"blocks", "structured_stored"})
         if recorded.structured_stored is not None:
             fields["structured"] = self._stored_value(recorded.structured_stored, json.loads)
         return ToolResult(blocks=blocks, **fields)
+
+    def content_block(self, block: RecordedBlock) -> Any:
+        """A recorded block as it came, its bytes or JSON read back from beside the session."""
+        if isinstance(block, StoredImage):
+            data = self._stored_bytes(block.file, "image")
+            return ImageBlock(mime_type=block.mime_type, data=data)
+        if isinstance(block, StoredBlob):
+            data = self._stored_bytes(block.file, "blob")
+            fields = block.model_dump(include={"annotations", "uri", "mime_type"})
+            return ResourceBlock(blob=data, **fields)
+        if isinstance(block, StoredBlock):
+            return self._stored_value(block, BLOCK_ADAPTER.validate_json)
+        return block
 
     def _stored_bytes(self, file: str, what: str) -> bytes:
         """The bytes of a file stored beside the session; EnvError when it cannot be read."""

@@ -4,10 +4,12 @@ A writer thread does the work (redacting, encoding, hashing, writing), so a big 
 the caller nothing; `close` (also run at interpreter exit, after a crash) writes what is queued.
 
 Each event is one line, written and flushed at once, so a crash loses nothing that already
-happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), and so does any
-other block, or structured content, whose JSON is over INLINE_LIMIT (`NAME.blocks/<sha256>.json`):
-the line holds a reference. Secrets never reach the disk (see `redact`), and the files are for
-their owner only (see `private_files`).
+happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), binary resource
+contents too (`NAME.blobs/<sha256>.<ext>`), and so does any other block, or structured content,
+whose JSON is over INLINE_LIMIT (`NAME.blocks/<sha256>.json`): the line holds a reference.
+Besides calls and results, a session holds resource reads and prompt gets (their contents and
+messages stored the same way) and the servers' log messages. Secrets never reach the disk (see
+`redact`), and the files are for their owner only (see `private_files`).
 """
 
 from __future__ import annotations
@@ -25,26 +27,34 @@ from pathlib import Path
 from typing import IO, Any
 
 from fleet_tui.envs.base import (
+    ContentBlock,
     EnvInfo,
     ImageBlock,
     ResetResult,
+    ResourceBlock,
     Task,
     ToolResult,
     Verdict,
 )
+from fleet_tui.envs.catalog import PromptGot, PromptResult, ReadResult, ResourceRead
 from fleet_tui.envs.server_events import ServerLog
 from fleet_tui.envs.targets import Target
 from fleet_tui.session.events import (
+    BLOBS_FOLDER,
     BLOCKS_FOLDER,
     IMAGES_FOLDER,
     CallEvent,
     ConnectEvent,
     ErrorEvent,
     LogEvent,
+    PromptEvent,
+    ReadEvent,
+    RecordedMessage,
     RecordedResult,
     ResetEvent,
     ResultEvent,
     SessionStart,
+    StoredBlob,
     StoredBlock,
     StoredImage,
     StoredJson,
@@ -83,6 +93,10 @@ def images_dir(session_path: Path) -> Path:
 
 def blocks_dir(session_path: Path) -> Path:
     return session_path.with_suffix(BLOCKS_FOLDER)
+
+
+def blobs_dir(session_path: Path) -> Path:
+    return session_path.with_suffix(BLOBS_FOLDER)
 
 
 def _now() -> str:
@@ -195,13 +209,61 @@ class SessionRecorder:
         )
         return self._write(event)
 
-    def server_logs(self) -> Callable[[object], None]:
+    def read(self, uri: str, result: ReadResult | None, error: str | None = None) -> int:
+        """A resource read: its contents (stored as a result's blocks are), or why it failed."""
+        seq, at = self._next(), _now()
+
+        def event() -> ReadEvent:
+            if result is None:
+                return ReadEvent(seq=seq, at=at, uri=uri, error=error)
+            return ReadEvent(
+                seq=seq,
+                at=at,
+                uri=result.uri,
+                endpoint=result.endpoint,
+                contents=[self._recorded_block(content) for content in result.contents],
+                latency_s=result.latency_s,
+            )
+
+        self._submit(event)
+        return seq
+
+    def prompt(
+        self,
+        name: str,
+        arguments: dict[str, str],
+        result: PromptResult | None,
+        error: str | None = None,
+    ) -> int:
+        """A prompt got: its messages (stored as a result's blocks are), or why it failed."""
+        seq, at = self._next(), _now()
+
+        def event() -> PromptEvent:
+            got = PromptEvent(seq=seq, at=at, name=name, arguments=arguments, error=error)
+            if result is not None:
+                got.endpoint, got.description = result.endpoint, result.description
+                got.messages = [
+                    RecordedMessage(role=message.role, block=self._recorded_block(message.block))
+                    for message in result.messages
+                ]
+            return got
+
+        self._submit(event)
+        return seq
+
+    def listener(self) -> Callable[[object], None]:
         """A listener for the session controller's events that records the servers' log
-        messages."""
+        messages, resource reads and prompt gets."""
 
         def record(event: object) -> None:
-            if isinstance(event, ServerLog) and self._file is not None:
+            if self._file is None:
+                return
+            if isinstance(event, ServerLog):
                 self.server_log(event)
+            elif isinstance(event, ResourceRead):
+                self.read(event.uri, event.result, event.error)
+            elif isinstance(event, PromptGot):
+                self.prompt(event.name, event.arguments, event.result, event.error)
 
         return record
 
@@ -241,14 +303,7 @@ class SessionRecorder:
             raise self._failure
 
     def _stored_result(self, result: ToolResult) -> RecordedResult:
-        blocks: list[Any] = []
-        for block in result.blocks:
-            if isinstance(block, ImageBlock):
-                blocks.append(self._store_image(block))
-            elif (stored := self._spilled(block.model_dump(mode="json"))) is not None:
-                blocks.append(StoredBlock(kind=block.type, **stored.model_dump()))
-            else:
-                blocks.append(block)
+        blocks = [self._recorded_block(block) for block in result.blocks]
         fields = result.model_dump(exclude={"blocks", "raw"})
         if (structured := self._spilled(result.structured)) is not None:
             fields.update(structured=None, structured_stored=structured)
@@ -266,18 +321,35 @@ class SessionRecorder:
         write_private_once(folder / f"{digest}.json", data)
         return StoredJson(sha256=digest, file=f"{folder.name}/{digest}.json", size_bytes=len(data))
 
-    def _store_image(self, block: ImageBlock) -> StoredImage:
-        target = store_image(images_dir(self.path), block.data, block.mime_type)
-        return StoredImage(
-            mime_type=block.mime_type,
-            sha256=target.stem,
-            file=f"{target.parent.name}/{target.name}",
-        )
+    def _recorded_block(self, block: ContentBlock) -> Any:
+        """A block as the session file holds it: images and binary resources in files of
+        their own, a block whose JSON is over INLINE_LIMIT in a JSON file, the rest inline."""
+        if isinstance(block, ImageBlock):
+            target = store_content(images_dir(self.path), block.data, block.mime_type)
+            return StoredImage(mime_type=block.mime_type, sha256=target.stem, file=_beside(target))
+        if isinstance(block, ResourceBlock) and block.blob is not None:
+            target = store_content(blobs_dir(self.path), block.blob, block.mime_type or "")
+            return StoredBlob(
+                annotations=block.annotations,
+                uri=block.uri,
+                mime_type=block.mime_type,
+                sha256=target.stem,
+                file=_beside(target),
+                size_bytes=len(block.blob),
+            )
+        if (stored := self._spilled(block.model_dump(mode="json"))) is not None:
+            return StoredBlock(kind=block.type, **stored.model_dump())
+        return block
 
 
-def store_image(folder: Path, data: bytes, mime_type: str) -> Path:
-    """Write image bytes as `folder/<sha256>.<ext>`, for the owner only (once: the name is the
-    content's hash)."""
+def _beside(target: Path) -> str:
+    """A stored file's path relative to the session file's folder."""
+    return f"{target.parent.name}/{target.name}"
+
+
+def store_content(folder: Path, data: bytes, mime_type: str) -> Path:
+    """Write bytes (an image, a resource's blob) as `folder/<sha256>.<ext>`, for the owner
+    only (once: the name is the content's hash)."""
     digest = hashlib.sha256(data).hexdigest()
     make_private_dir(folder)
     target = folder / f"{digest}.{_EXTENSIONS.get(mime_type, 'bin')}"

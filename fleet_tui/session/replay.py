@@ -1,8 +1,11 @@
 """Re-run a recorded session on a fresh env and say, step by step, whether results match.
 
 Resets and calls are replayed in their recorded order; each replayed result is compared with
-the recorded one (`compare.compare_results`). If the session had a task, its verifier runs at
-the end through the `verify` function the caller passes (remote or local mode).
+the recorded one (`compare.compare_results`). Resource reads and prompt gets are not replayed,
+only counted: they change nothing in the env, so the calls after them meet the same state
+either way, and their contents (often the time, or live state) would differ for no fault.
+If the session had a task, its verifier runs at the end through the `verify` function the
+caller passes (remote or local mode).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from fleet_tui.envs.base import Env, EnvError, Task, Verdict
 from fleet_tui.session.compare import compare_results
-from fleet_tui.session.events import CallEvent, ResetEvent, ResultEvent
+from fleet_tui.session.events import CallEvent, PromptEvent, ReadEvent, ResetEvent, ResultEvent
 from fleet_tui.session.reader import Session
 
 VerifyFn = Callable[[Task], Awaitable[Verdict]]
@@ -34,6 +37,8 @@ class ReplayReport(BaseModel):
     session: str
     steps: list[StepOutcome] = Field(default_factory=list)
     resets: int = 0
+    not_replayed: int = 0
+    """Resource reads and prompt gets in the session (not replayed: see the module)."""
     task_key: str | None = None
     verdict: Verdict | None = None
 
@@ -68,6 +73,8 @@ async def replay_session(
         if isinstance(event, ResetEvent):
             await env.reset(event.seed)
             report.resets += 1
+        elif isinstance(event, ReadEvent | PromptEvent):
+            report.not_replayed += 1
         elif isinstance(event, CallEvent):
             recorded = results.get(event.seq)
             outcome = await _replay_call(session, env, event, recorded, ignore, structured)

@@ -15,7 +15,7 @@ from textual.widgets import TabbedContent
 
 from fleet_tui.envs.base import EnvError, Tool
 from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
-from fleet_tui.envs.mcp_catalog import McpCatalog, updated_uri
+from fleet_tui.envs.mcp_catalog import updated_uri
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.app_part import AppPart
@@ -59,7 +59,7 @@ class CatalogActions(AppPart):
         await self._list_prompts()
 
     async def _list_resources(self) -> None:
-        catalog = self._catalog()
+        catalog = self.controller.mcp_catalog()
         resources = await catalog.resources()
         templates = await catalog.templates()
         self._warn(resources.warnings + templates.warnings)
@@ -70,7 +70,7 @@ class CatalogActions(AppPart):
             pane.show(resources.items, templates.items, catalog.subscribed)
 
     async def _list_prompts(self) -> None:
-        prompts = await self._catalog().prompts()
+        prompts = await self.controller.mcp_catalog().prompts()
         self._warn(prompts.warnings)
         pane = await self._pane(PromptsPane, "Prompts", bool(prompts.items))
         if pane is not None:
@@ -100,7 +100,7 @@ class CatalogActions(AppPart):
         self._in_worker(self._read(event.uri))
 
     async def _read(self, uri: str) -> None:
-        result = await self._catalog().read(uri)
+        result = await self.controller.read_resource(uri)
         saved = await asyncio.to_thread(save_binary, result, self.image_folder)
         await self.show_plan(await asyncio.to_thread(plan_read, result, saved))
         for pane in self.query(ResourcesPane):
@@ -150,14 +150,14 @@ class CatalogActions(AppPart):
         self.push_screen(screen, get)
 
     async def _get_prompt(self, name: str, arguments: dict[str, str]) -> None:
-        result = await self._catalog().get_prompt(name, arguments)
+        result = await self.controller.get_prompt(name, arguments)
         await self.show_plan(await asyncio.to_thread(plan_prompt, result))
 
     def on_resources_pane_subscription(self, event: ResourcesPane.Subscription) -> None:
         self._in_worker(self._subscribe(event.uri, event.subscribe))
 
     async def _subscribe(self, uri: str, subscribe: bool) -> None:
-        catalog = self._catalog()
+        catalog = self.controller.mcp_catalog()
         await (catalog.subscribe(uri) if subscribe else catalog.unsubscribe(uri))
         for pane in self.query(ResourcesPane):
             pane.show(pane.resources, pane.templates, catalog.subscribed)
@@ -191,17 +191,11 @@ class CatalogActions(AppPart):
 
     # -- helpers -----------------------------------------------------------------------------------
 
-    def _catalog(self) -> McpCatalog:
-        catalog = self.controller.catalog()
-        if catalog is None:
-            raise EnvError("not connected to a target that speaks MCP")
-        return catalog
-
     def _completer(
         self, ref: Prompt | ResourceTemplate
     ) -> Callable[[str, str, dict[str, str]], Awaitable[list[str]]]:
         async def complete(argument: str, value: str, context: dict[str, str]) -> list[str]:
-            return await self._catalog().complete(ref, argument, value, context)
+            return await self.controller.mcp_catalog().complete(ref, argument, value, context)
 
         return complete
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from PIL import Image as PILImage
 
 from fleet_tui import image_data
-from fleet_tui.session.recorder import store_image
+from fleet_tui.session.recorder import store_content
 from fleet_tui.text import name_line
 from fleet_tui.ui.result_format import human_bytes
 
@@ -118,7 +118,7 @@ def _describe(data: bytes, mime_type: str) -> str:
 
 def _spill(data: bytes, mime_type: str, folder: Path | None) -> str:
     try:
-        return f"saved to {store_image(folder or _temporary_folder(), data, mime_type)}"
+        return f"saved to {store_content(folder or _temporary_folder(), data, mime_type)}"
     except OSError as error:
         return f"not saved ({error.strerror or error})"
 

@@ -20,6 +20,8 @@ from fleet_tui.session.events import (
     ConnectEvent,
     ErrorEvent,
     LogEvent,
+    PromptEvent,
+    ReadEvent,
     ResetEvent,
     ResultEvent,
     SessionEvent,
@@ -57,6 +59,12 @@ def event_summary(event: SessionEvent) -> str:
     if isinstance(event, LogEvent):
         data = event.data if isinstance(event.data, str) else json.dumps(event.data, default=str)
         return f"{event.level} {data}"
+    if isinstance(event, ReadEvent):
+        return f"{visible(event.uri)} · {event.error or f'{len(event.contents)} contents'}"
+    if isinstance(event, PromptEvent):
+        arguments = json.dumps(event.arguments, ensure_ascii=False)[1:-1]
+        outcome = event.error or f"{len(event.messages)} messages"
+        return f"{visible(event.name)} {arguments} · {outcome}"
     return ""
 
 

@@ -101,7 +101,7 @@ class TaskFeatures:
         actions = app.extension_actions
         actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
         if self.recorder is not None:
-            session.subscribe(self.recorder.server_logs())
+            session.subscribe(self.recorder.listener())
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             panel = TaskPanel(
                 self.tasks,
