@@ -14,7 +14,6 @@ from fleet_tui.commands.options import (
 )
 from fleet_tui.commands.output import err, out
 from fleet_tui.commands.target_options import add_target_arguments
-from fleet_tui.text import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from fleet_tui.envs.base import EnvError
     from fleet_tui.envs.targets import InstanceTarget
     from fleet_tui.session.reader import load_session
-    from fleet_tui.session.replay import replay_session
+    from fleet_tui.session.replay import replay_session, step_lines
     from fleet_tui.session.trajectory import load_trajectory, map_tool_names
     from fleet_tui.tasks.provision import connected, shared_host
     from fleet_tui.tasks.verify import run_verifier
@@ -62,13 +61,9 @@ def run(args: argparse.Namespace) -> int:
     base = target_from_args(args)
 
     def show(step) -> None:
-        if args.json:
-            return
-        verdict = "match" if step.matched else "DIVERGED"
-        note = f" ({step.note})" if step.note else ""
-        out(f"step {step.seq:>3} {visible(step.tool)}: {verdict}{note}")
-        for difference in step.differences:
-            out(f"          {difference}")
+        if not args.json:
+            for line in step_lines(step):
+                out(line)
 
     async def main():
         async with shared_host(base) as target, connected(target) as env:

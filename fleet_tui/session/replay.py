@@ -14,10 +14,11 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from pydantic import BaseModel, Field
 
-from fleet_tui.envs.base import Env, EnvError, Task, Verdict
+from fleet_tui.envs.base import Env, EnvError, Task, ToolResult, Verdict
 from fleet_tui.session.compare import compare_results
 from fleet_tui.session.events import CallEvent, PromptEvent, ReadEvent, ResetEvent, ResultEvent
 from fleet_tui.session.reader import Session
+from fleet_tui.text import visible
 
 VerifyFn = Callable[[Task], Awaitable[Verdict]]
 
@@ -94,12 +95,35 @@ async def _replay_call(
     ignore: list[str],
     structured: bool,
 ) -> StepOutcome:
-    step = StepOutcome(seq=call.seq, tool=call.tool, arguments=call.arguments, matched=True)
     try:
         actual = await env.call_tool(call.tool, call.arguments)
     except EnvError as error:
-        step.matched, step.note = False, f"the call failed: {error.message}"
-        return step
+        return failed_step(call, error.message)
+    return judge_step(session, call, recorded, actual, ignore_keys=ignore, structured=structured)
+
+
+def failed_step(call: CallEvent, message: str) -> StepOutcome:
+    """The outcome of a replayed call that raised (`message` says why)."""
+    return StepOutcome(
+        seq=call.seq,
+        tool=call.tool,
+        arguments=call.arguments,
+        matched=False,
+        note=f"the call failed: {message}",
+    )
+
+
+def judge_step(
+    session: Session,
+    call: CallEvent,
+    recorded: ResultEvent | None,
+    actual: ToolResult,
+    *,
+    ignore_keys: Iterable[str] = (),
+    structured: bool = True,
+) -> StepOutcome:
+    """Compare the replayed result of `call` with the recorded one (`compare_results`)."""
+    step = StepOutcome(seq=call.seq, tool=call.tool, arguments=call.arguments, matched=True)
     if recorded is None:
         step.note = "no recorded result (the session ended during this call)"
         return step
@@ -110,6 +134,14 @@ async def _replay_call(
         return step
     if not structured:
         actual = actual.model_copy(update={"structured": None})
-    step.differences = compare_results(expected, actual, ignore)
+    step.differences = compare_results(expected, actual, ignore_keys)
     step.matched = not step.differences
     return step
+
+
+def step_lines(step: StepOutcome) -> list[str]:
+    """The step as `replay` prints it: `step   3 echo: match`, then one line per difference."""
+    verdict = "match" if step.matched else "DIVERGED"
+    note = f" ({step.note})" if step.note else ""
+    lines = [f"step {step.seq:>3} {visible(step.tool)}: {verdict}{note}"]
+    return lines + [f"          {difference}" for difference in step.differences]
