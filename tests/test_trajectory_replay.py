@@ -101,3 +101,20 @@ def test_a_file_that_is_no_transcript_is_a_plain_error(mcp_alpha, tmp_path: Path
     garbage.write_text("{not json\n[neither")
     run = fleet_tui("replay", "--trajectory", str(garbage), "--mcp", mcp_alpha.url)
     assert_one_line_error(run, 2, "neither JSON nor JSONL")
+
+
+def test_odd_shapes_in_a_transcript_are_passed_over(mcp_alpha, tmp_path: Path):
+    odd = [
+        {"role": "assistant", "tool_calls": "not a list"},
+        {"role": "assistant", "tool_calls": ["not an object", 3]},
+        {
+            "role": "tool",
+            "tool_call_id": "x",
+            "content": [{"type": "image", "source": {"data": 0}}],
+        },
+        *OPENAI,
+    ]
+    transcript = tmp_path / "odd.json"
+    transcript.write_text(json.dumps(odd))
+    run = fleet_tui("replay", "--trajectory", str(transcript), "--mcp", mcp_alpha.url)
+    assert "echo: match" in run.stdout and "add: match" in run.stdout, run.stdout + run.stderr

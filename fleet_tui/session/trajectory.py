@@ -71,10 +71,16 @@ def _blocks(content: Any) -> list[Any]:
         elif part.get("type") == "image" and isinstance(source := part.get("source"), dict):
             try:
                 data = base64.b64decode(source.get("data", ""), validate=True)
-            except (binascii.Error, ValueError):
+            except (binascii.Error, ValueError, TypeError):
                 continue
-            blocks.append(ImageBlock(mime_type=source.get("media_type", "image/png"), data=data))
+            mime_type = str(source.get("media_type", "image/png"))
+            blocks.append(ImageBlock(mime_type=mime_type, data=data))
     return blocks
+
+
+def _dicts(value: Any) -> list[dict]:
+    """The objects of a list (anything else holds none)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def _calls_and_answers(messages: list[Any]) -> tuple[list[tuple[str, str, dict]], dict]:
@@ -82,16 +88,14 @@ def _calls_and_answers(messages: list[Any]) -> tuple[list[tuple[str, str, dict]]
     calls: list[tuple[str, str, dict]] = []
     answers: dict[str, tuple[list[Any], bool]] = {}
     for message in messages:
-        for call in message.get("tool_calls") or []:  # OpenAI
-            function = call.get("function") or {}
+        for call in _dicts(message.get("tool_calls")):  # OpenAI
+            function = call.get("function")
+            function = function if isinstance(function, dict) else {}
             name = str(function.get("name", ""))
             calls.append((str(call.get("id")), name, _arguments(function.get("arguments"), name)))
         if message.get("role") == "tool":
             answers[str(message.get("tool_call_id"))] = (_blocks(message.get("content")), False)
-        content = message.get("content")
-        for block in content if isinstance(content, list) else []:  # Anthropic
-            if not isinstance(block, dict):
-                continue
+        for block in _dicts(message.get("content")):  # Anthropic
             if block.get("type") == "tool_use":
                 name = str(block.get("name", ""))
                 calls.append((str(block.get("id")), name, _arguments(block.get("input"), name)))
