@@ -72,6 +72,12 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
     )
     tasks.add_argument("--no-record", action="store_true", help="do not record the session")
     tasks.add_argument("--session", metavar="FILE", help="open a recorded session to browse it")
+    tasks.add_argument(
+        "--trajectory",
+        metavar="FILE",
+        help="open an agent's transcript (OpenAI or Anthropic messages, JSON or JSONL) in the "
+        "Trajectory pane, to step through it on the env",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

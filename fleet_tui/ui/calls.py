@@ -60,6 +60,10 @@ class CallActions(AppPart):
 
     async def _calls(self, record: CallRecord) -> None:
         await self.run_call(record)
+        await self.run_queued()
+
+    async def run_queued(self) -> None:
+        """Make the computer actions queued meanwhile (the screenshot after an action)."""
         while (queued := self.controller.next_pending()) is not None:
             await self.run_call(queued)
 

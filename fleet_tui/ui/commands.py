@@ -25,7 +25,7 @@ from fleet_tui.ui.keymap import AREAS, key_label, palette_actions
 
 AREA_WIDGETS = (
     "FilterInput, ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane, HeldCalls, "
-    "ResourcesPane, PromptsPane"
+    "ResourcesPane, PromptsPane, TrajectorySteps"
 )
 
 

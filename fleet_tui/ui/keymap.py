@@ -49,6 +49,7 @@ AREAS: dict[str, str] = {
     "resources": "Resources",
     "prompts": "Prompts",
     "arguments": "Prompt or template arguments",
+    "trajectory": "Trajectory pane",
 }
 
 ACTIONS: list[Action] = [
@@ -96,6 +97,8 @@ ACTIONS: list[Action] = [
         "Step: release the held call being edited (with the form's arguments) or else the next",
         show=False,
     ),
+    Action("extension('open_trajectory')", "", "Open an agent trajectory…", show=False),
+    Action("extension('show_trajectory')", "", "Show the Trajectory pane", show=False),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
     Action("screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
     Action("toggle_live", "ctrl+l", "Live mode: clicks on the screenshot act at once", show=False),
@@ -181,6 +184,32 @@ ACTIONS: list[Action] = [
         "take_over", "t", "Take over from the agent, or give back", area="agent", short="Take over"
     ),
     Action("copy_mcp_config", "c", "Copy the MCP client config", area="agent", short="Config"),
+    Action(
+        "choose('step')",
+        "n",
+        "Step: make the next call on the env",
+        area="trajectory",
+        short="Step",
+    ),
+    Action(
+        "choose('run_to_end')",
+        "a",
+        "Run to the end, then the verifier",
+        area="trajectory",
+        short="Run all",
+    ),
+    Action(
+        "choose('start_over')", "r", "Reset the env and start over", area="trajectory", show=False
+    ),
+    Action("choose('verify')", "v", "Run the verifier now", area="trajectory", short="Verify"),
+    Action("choose('open')", "o", "Open another trajectory", area="trajectory", show=False),
+    Action(
+        "choose('show_step')",
+        "enter",
+        "Show the step's replayed result",
+        area="trajectory",
+        show=False,
+    ),
     Action("show_resources", "", "Show the MCP resources", short="Resources", show=False),
     Action("show_prompts", "", "Show the MCP prompts", short="Prompts", show=False),
     Action(

@@ -13,6 +13,7 @@ from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import clean
 from fleet_tui.ui import images
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 
 
@@ -24,6 +25,7 @@ def run_app(target: Target, args: Any = None) -> int:
         raise EnvError(str(error)) from None
     images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
     features = TaskFeatures.from_args(target, args)
+    trajectory = TrajectoryReplay.from_args(args)
     keep_note: list[str] = []
     app = FleetTuiApp(
         target,
@@ -33,6 +35,7 @@ def run_app(target: Target, args: Any = None) -> int:
         roots=getattr(args, "roots", None),
     )
     app.extensions.append(features.install)
+    app.extensions.append(trajectory.install)
     if getattr(args, "breakpoints", None) and getattr(args, "serve_mcp", None) is None:
         raise EnvError("--break holds an agent's calls: add --serve-mcp")
     if getattr(args, "serve_mcp", None) is not None:
