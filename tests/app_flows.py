@@ -9,14 +9,18 @@ so pictures of the app compare byte for byte.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from fleet_tui.envs.base import Env, ToolResult
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import McpTarget
+from fleet_tui.session.trajectory_run import TrajectoryRun
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
+from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.catalog_panes import ResourcesPane
+from fleet_tui.ui.widgets.trajectory_pane import TrajectorySteps
 from tests.app_driver import (
     call,
     hold_cursors_still,
@@ -174,3 +178,29 @@ MCP_FLOWS: dict[str, Walk] = {"resources": steady(catalog_resources)}
 
 def stable_mcp_app(url: str) -> FleetTuiApp:
     return FleetTuiApp(McpTarget(urls=[url]), env_factory=lambda t: StableEnv(make_env(t)))
+
+
+TRACKER_SAFARI = Path(__file__).parent / "data" / "trajectories" / "tracker-safari.jsonl"
+"""An agent's transcript on the tracker (Anthropic messages, JSONL): a search the env answers
+the same, a browser tool the env lacks, a user list that differs, the update the task asks."""
+
+
+def trajectory_app(base_url: str) -> FleetTuiApp:
+    """The tracker app with TRACKER_SAFARI open in the Trajectory pane."""
+    app = stable_app(base_url, "tracker")
+    app.extensions.append(TrajectoryReplay(run=TrajectoryRun.load(TRACKER_SAFARI)).install)
+    return app
+
+
+async def tracker_trajectory(pilot) -> None:
+    """The transcript stepped to its divergent user list (the browser tool skipped)."""
+    app = pilot.app
+    await wait_connected(pilot)
+    await wait_for(pilot, lambda: app.query_one("#sidebar").active == "pane-trajectory")
+    await wait_for(pilot, lambda: app.tool_panel.tool is not None)
+    app.query_one(TrajectorySteps).focus()
+    for _ in range(2):
+        await pilot.press("n")
+        await pilot.pause()
+        await wait_idle(pilot)
+    await pilot.pause(0.3)

@@ -22,11 +22,11 @@ from fleet_tui.ui.widgets.task_features import TaskFeatures
 from fleet_tui.ui.widgets.task_panel import TaskPanel
 from fleet_tui.ui.widgets.trajectory_pane import TrajectoryPane, TrajectorySteps
 from tests.app_driver import SIZE, local_target, screen_text, wait_connected, wait_for, wait_idle
+from tests.app_flows import TRACKER_SAFARI
 from tests.cli_run import assert_one_line_error, fleet_tui
 from tests.test_app_footer import assert_fits
 from tests.test_trajectory_replay import ANTHROPIC, OPENAI
 
-TRACKER_SAFARI = Path(__file__).parent / "data" / "trajectories" / "tracker-safari.jsonl"
 UNKNOWN_CALL = {
     "role": "assistant",
     "content": [{"type": "tool_use", "id": "toolu_9", "name": "mcp__x__nope", "input": {}}],
@@ -46,7 +46,7 @@ async def trajectory_app(target: Target, path: Path | None, features: TaskFeatur
         await wait_connected(pilot)
         await wait_for(pilot, lambda: app.tool_panel.tool is not None)  # done connecting
         if path is not None:
-            await wait_for(pilot, lambda: app.query(TrajectoryPane))
+            await wait_for(pilot, lambda: app.query_one("#sidebar").active == "pane-trajectory")
         yield pilot, replay
 
 

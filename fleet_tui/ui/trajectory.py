@@ -63,6 +63,8 @@ class TrajectoryHost(Protocol):
 
     def query_one(self, selector: Any) -> Any: ...
 
+    def call_after_refresh(self, callback: Callable[[], Any]) -> bool: ...
+
 
 @dataclass
 class TrajectoryReplay:
@@ -107,7 +109,7 @@ class TrajectoryReplay:
             app.env_reset.subscribe(self.pane, self._env_reset)
         else:
             self.pane.show_run(run)
-        self.show_pane()
+        self.app.call_after_refresh(self.show_pane)  # its tab laid out, to scroll it into view
 
     def show_pane(self) -> None:
         if self.pane is None:

@@ -22,12 +22,14 @@ from textual.widgets.option_list import Option
 from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
 from fleet_tui.session.replay import step_lines
 from fleet_tui.session.trajectory_run import StepState, TrajectoryRun, TrajectoryStep
-from fleet_tui.text import clean, name_line, one_line, shortened
+from fleet_tui.text import clean, name_line, one_line, pretty_json, shortened
 from fleet_tui.ui.keymap import bindings_for
 
 STEPS_HELP = "n step · a run all · r start over · v verify · o open"
 RESULT_CHARS = 2000
 """Characters of a recorded or replayed result shown in the detail."""
+INDENTED_CHARS = 100_000
+"""A longer JSON text is shown as it is (indenting it would cost more than showing its start)."""
 
 STATE_STYLES = {
     StepState.PENDING: "dim",
@@ -40,22 +42,23 @@ STATE_STYLES = {
 
 
 def step_line(step: TrajectoryStep, width: int = 30) -> Text:
-    """`#4 echo   differs`, then the arguments (dim) on a second line."""
+    """`#4 echo`, then its state and arguments: `differs · {"text": "two"}`."""
     line = Text(f"#{step.call.seq} ", style="dim")
-    line.append(name_line(step.call.tool, 20), style="bold")
-    line.append(f"  {step.state}", style=STATE_STYLES[step.state])
+    line.append(name_line(step.call.tool, width), style="bold")
+    line.append(f"\n{step.state}", style=STATE_STYLES[step.state])
     if step.call.arguments:
         arguments = json.dumps(step.call.arguments, ensure_ascii=False, default=str)
-        line.append("\n" + one_line(arguments, width), style="dim")
+        line.append(" · " + one_line(arguments, width - len(step.state)), style="dim")
     return line
 
 
 def result_text(result: ToolResult) -> str:
-    """A result as plain text: its text blocks, a line per other block (bounded)."""
+    """A result as plain text: its text blocks (JSON indented), a line per other block."""
     parts = []
     for block in result.blocks:
         if isinstance(block, TextBlock):
-            parts.append(block.text)
+            parsed = block.parsed_json() if len(block.text) <= INDENTED_CHARS else None
+            parts.append(block.text if parsed is None else pretty_json(parsed))
         elif isinstance(block, ImageBlock):
             parts.append(f"[{block.mime_type} image, {len(block.data)} bytes]")
         else:
