@@ -100,8 +100,6 @@ class TrajectoryReplay:
         """Show `run` in the pane (added the first time), its names mapped onto the env's."""
         app = self.app
         self.run = run
-        if app.controller.tools:
-            run.map_tools([tool.name for tool in app.controller.tools])
         if self.pane is None:
             self.pane = TrajectoryPane(run, on_action=self._action, id="trajectory-pane")
             await app.add_sidebar_pane("Trajectory", self.pane, "pane-trajectory")
@@ -109,6 +107,8 @@ class TrajectoryReplay:
             app.env_reset.subscribe(self.pane, self._env_reset)
         else:
             self.pane.show_run(run)
+        if app.controller.tools:  # (now: tools listed while the pane was added are not missed)
+            self._env_ready(app.controller.tools)
         self.app.call_after_refresh(self.show_pane)  # its tab laid out, to scroll it into view
 
     def show_pane(self) -> None:
