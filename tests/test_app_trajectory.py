@@ -197,3 +197,37 @@ def test_the_app_refuses_a_trajectory_that_is_none(mcp_alpha, tmp_path: Path):
     chat.write_text(json.dumps([{"role": "user", "content": "no tools here"}]))
     run = fleet_tui("--mcp", mcp_alpha.url, "--trajectory", str(chat))
     assert_one_line_error(run, 2, "no tool calls")
+
+
+async def test_the_screenshot_pane_follows_a_computer_use_transcript(local_host, tmp_path: Path):
+    """On the desktop todo env, a click and some typing from an agent's transcript: the
+    screenshot pane shows the screen after each step."""
+    actions = [
+        ({"action": "left_click", "coordinate": [400, 128]}, "focused the new-todo field"),
+        ({"action": "type", "text": "Replayed"}, "typed 'Replayed'"),
+    ]
+    messages = []
+    for number, (action, answer) in enumerate(actions, 1):
+        use = {"type": "tool_use", "id": f"t{number}", "name": "computer", "input": action}
+        answered = {"type": "tool_result", "tool_use_id": f"t{number}", "content": answer}
+        messages += [
+            {"role": "assistant", "content": [use]},
+            {"role": "user", "content": [answered]},
+        ]
+    transcript = tmp_path / "clicks.json"
+    transcript.write_text(json.dumps(messages))
+    target = local_target(local_host.base_url, "desktop-todo")
+    async with trajectory_app(target, transcript) as (pilot, replay):
+        app = pilot.app
+        await wait_idle(pilot)
+        pane = app.screenshot_pane
+        shown = pane.image.data
+        for step in range(2):
+            await press(pilot, "n")
+            await wait_for(pilot, lambda s=shown: pane.image.data != s and pane.image.picture)
+            shown = pane.image.data
+            assert replay.run.steps[step].state != "pending"
+        screens = [r for r in app.controller.records if r.tool == "computer"]
+        assert [r.arguments["action"] for r in screens][-2:] == ["left_click", "type"]
+        assert all(r.result.images() for r in screens[-2:])  # the env answers with the screen
+        assert pane.image.data == screens[-1].result.images()[-1].data
