@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +24,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
+from fleet_tui.text import json_length
 
 BROKEN_TOOL_KEY = "fleet-tui/broken"
 """In a listed tool's `_meta`: why the tool as the server listed it cannot be used (set on the
@@ -41,7 +41,7 @@ def tool_result_from_mcp(obj: Any, *, endpoint: str = "", latency_s: float = 0.0
         structured=pick(raw, "structured_content", "structuredContent"),
         latency_s=latency_s,
         endpoint=endpoint,
-        size_bytes=len(json.dumps(raw, default=str)),
+        size_bytes=json_length(raw),
         raw=raw,
     )
 
