@@ -209,53 +209,6 @@ def pretty_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
-_PLAIN_ASCII = bytes(c for c in range(0x20, 0x7F) if c not in b'"\\')
-"""What JSON writes as itself; the rest of ASCII takes 2 characters (\\n, \\") or 6 (\\u001b)."""
-_TWO_CHARACTER_ESCAPES = b'"\\\b\t\n\f\r'
-JSON_LENGTH_NODES = 1000
-"""`json_length` walks at most this many values in Python before handing over to json.dumps
-(whose C encoder is quicker on many small values, slower on long strings)."""
-
-
-class _TooManyValues(Exception):
-    pass
-
-
-def json_length(value: Any) -> int:
-    """`len(json.dumps(value, default=str))`, without writing long strings out: a megabyte of
-    ASCII text is measured in two quick passes instead of being escaped."""
-    try:
-        return _length(value, [JSON_LENGTH_NODES])
-    except _TooManyValues:
-        return len(json.dumps(value, default=str))
-
-
-def _length(value: Any, budget: list[int]) -> int:
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooManyValues
-    if isinstance(value, str):
-        return _string_length(value)
-    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
-        return _joined([_string_length(k) + 2 + _length(v, budget) for k, v in value.items()])
-    if isinstance(value, list | tuple):
-        return _joined([_length(item, budget) for item in value])
-    return len(json.dumps(value, default=str))
-
-
-def _joined(lengths: list[int]) -> int:
-    """The length of values between brackets, separated by ", "."""
-    return 2 + sum(lengths) + 2 * max(len(lengths) - 1, 0)
-
-
-def _string_length(text: str) -> int:
-    if not text.isascii():
-        return len(json.dumps(text))
-    escaped = text.encode("ascii").translate(None, _PLAIN_ASCII)
-    short = sum(escaped.count(byte) for byte in _TWO_CHARACTER_ESCAPES)
-    return len(text) + 2 + 5 * len(escaped) - 4 * short
-
-
 # Exceptions as text: the mcp transport reports failures as (nested) ExceptionGroups from anyio
 # task groups; a user wants "connection refused", not a group of one.
 

@@ -13,6 +13,7 @@ import binascii
 from collections.abc import Mapping
 from typing import Any
 
+from fleet_tui.big_json import json_length
 from fleet_tui.envs.base import (
     AudioBlock,
     ContentBlock,
@@ -24,7 +25,6 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
-from fleet_tui.text import json_length
 
 BROKEN_TOOL_KEY = "fleet-tui/broken"
 """In a listed tool's `_meta`: why the tool as the server listed it cannot be used (set on the

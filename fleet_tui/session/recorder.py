@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import json
 import os
 import queue
 import re
@@ -26,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from fleet_tui.big_json import compact_json
 from fleet_tui.envs.base import (
     ContentBlock,
     EnvInfo,
@@ -290,7 +290,7 @@ class SessionRecorder:
             try:
                 if self._failure is None and self._file is not None:
                     event = make_event()
-                    self._file.write(_json_line(redact(event.model_dump(mode="json"))) + "\n")
+                    self._file.write(compact_json(redact(event.model_dump(mode="json"))) + "\n")
                     self._file.flush()
             except Exception as error:  # kept for the caller: close and flush raise it
                 self._failure = error
@@ -312,7 +312,7 @@ class SessionRecorder:
     def _spilled(self, value: Any) -> StoredJson | None:
         """`value` (redacted) written to a file beside the session when its JSON is over
         INLINE_LIMIT; None when it stays inline."""
-        data = _json_line(redact(value)).encode("utf-8")
+        data = compact_json(redact(value)).encode("utf-8")
         if len(data) <= INLINE_LIMIT:
             return None
         digest = hashlib.sha256(data).hexdigest()
@@ -355,7 +355,3 @@ def store_content(folder: Path, data: bytes, mime_type: str) -> Path:
     target = folder / f"{digest}.{_EXTENSIONS.get(mime_type, 'bin')}"
     write_private_once(target, data)
     return target
-
-
-def _json_line(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
