@@ -304,3 +304,18 @@ def test_a_signal_to_the_app_stops_its_stdio_server(tmp_path, sig, code):
         if not terminal.ended:
             os.kill(terminal.pid, signal.SIGKILL)
         terminal.close()
+
+
+def test_the_proxy_for_an_endpoint_follows_the_environment_as_it_changes(monkeypatch):
+    from fleet_tui.envs.mcp_http import environment_proxy
+
+    url = "http://mcp.example.test/mcp"
+    for name in ("http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    assert environment_proxy(url) is None
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.example.test:3128")
+    assert environment_proxy(url) == "http://proxy.example.test:3128"
+    monkeypatch.setenv("NO_PROXY", "mcp.example.test")
+    assert environment_proxy(url) is None
+    monkeypatch.delenv("NO_PROXY")
+    assert environment_proxy(url) == "http://proxy.example.test:3128"

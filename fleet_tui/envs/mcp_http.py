@@ -23,7 +23,9 @@ or JSON cut short) while the connection itself may be fine.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
+import os
 import re
 import time
 import urllib.request
@@ -209,11 +211,28 @@ def unreadable_reply(error: BaseException) -> str | None:
 
 def environment_proxy(url: str) -> str | None:
     """The proxy the environment names for `url` (HTTPS_PROXY, NO_PROXY, ...): an httpx2 client
-    given its own transport no longer reads them."""
+    given its own transport no longer reads them. Worked out once per host and proxy settings
+    (urllib reads the whole environment four times for it)."""
     parts = urlsplit(url)
-    if urllib.request.proxy_bypass(parts.hostname or ""):
+    return proxy_for(parts.scheme, parts.hostname or "", proxy_settings())
+
+
+def proxy_settings() -> tuple[tuple[str, str], ...]:
+    """The environment's proxy variables (what `proxy_for`'s answer depends on; urllib ignores
+    HTTP_PROXY when REQUEST_METHOD is set)."""
+    return tuple(
+        (name, value)
+        for name, value in os.environ.items()
+        if name[-6:].lower() == "_proxy" or name == "REQUEST_METHOD"
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def proxy_for(scheme: str, host: str, settings: tuple[tuple[str, str], ...]) -> str | None:
+    """urllib's answer for `host` (`settings` keys the cache: other settings, another answer)."""
+    if urllib.request.proxy_bypass(host):
         return None
-    return urllib.request.getproxies().get(parts.scheme)
+    return urllib.request.getproxies().get(scheme)
 
 
 def http_error_message(status: int) -> str:
