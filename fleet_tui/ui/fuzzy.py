@@ -10,6 +10,7 @@ at the tools the earlier one matched.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import OrderedDict
 from itertools import pairwise
@@ -56,6 +57,7 @@ def placement(query: str, pattern: re.Pattern[str], text: str) -> list[int] | No
     return offsets
 
 
+@functools.lru_cache(maxsize=REMEMBERED_QUERIES)
 def subsequence(query: str) -> re.Pattern[str]:
     """A regex for the letters of `query` in order, each gap free of the next letter (the
     leftmost match, found without backtracking)."""
@@ -66,27 +68,43 @@ def subsequence(query: str) -> re.Pattern[str]:
 
 
 class FuzzyRanker:
-    """Ranks a fixed list of tools against queries, remembering recent queries' matches."""
+    """Ranks a fixed list of tools against queries, remembering recent queries' matches.
+
+    A query's matches are kept as tool indexes only (no per-tool objects, which would cost the
+    garbage collector on every keystroke); the matched letters of a name are found again for
+    the rows drawn (`offsets`)."""
 
     def __init__(self, tools: list[Tool]) -> None:
         self.tools = tools
         self._names = [tool.name.lower() for tool in tools]
-        self._name_starts = [word_starts(name) for name in self._names]
+        self._name_starts: dict[int, frozenset[int]] = {}
         self._descriptions = [tool.description[:DESCRIPTION_CHARS].lower() for tool in tools]
         self._description_starts: dict[int, frozenset[int]] = {}
-        self._matched: OrderedDict[str, list[tuple[int, list[int]]]] = OrderedDict()
+        self._matched: OrderedDict[str, list[int]] = OrderedDict()
 
     def rank(self, query: str) -> Ranked:
         """Tools matching `query`, best first (ties in list order), with matched name offsets."""
+        return [(self.tools[index], self.offsets(query, index)) for index in self.order(query)]
+
+    def order(self, query: str) -> list[int] | range:
+        """The indexes of the tools matching `query`, best first (ties in list order)."""
         query = query.lower()
         if not query:
-            return [(tool, []) for tool in self.tools]
+            return range(len(self.tools))
         if query not in self._matched:
             self._matched[query] = self._match(query, self._candidates(query))
             if len(self._matched) > REMEMBERED_QUERIES:
                 self._matched.popitem(last=False)
         self._matched.move_to_end(query)
-        return [(self.tools[index], offsets) for index, offsets in self._matched[query]]
+        return self._matched[query]
+
+    def offsets(self, query: str, index: int) -> list[int]:
+        """Where the letters of `query` fall in the name of tool `index` ([] when they do not:
+        it matched by its description)."""
+        query = query.lower()
+        if not query:
+            return []
+        return placement(query, subsequence(query), self._names[index]) or []
 
     def _candidates(self, query: str) -> list[int] | range:
         """The tools an earlier, shorter form of `query` matched (all tools if none is known):
@@ -94,29 +112,47 @@ class FuzzyRanker:
         for end in range(len(query) - 1, 0, -1):
             earlier = self._matched.get(query[:end])
             if earlier is not None:
-                return sorted(index for index, _ in earlier)
+                return sorted(earlier)
         return range(len(self.tools))
 
-    def _match(self, query: str, candidates: list[int] | range) -> list[tuple[int, list[int]]]:
+    def _match(self, query: str, candidates: list[int] | range) -> list[int]:
         pattern = subsequence(query)
         names, descriptions = self._names, self._descriptions
-        scored: list[tuple[float, int, list[int]]] = []
+        matched: list[int] = []
+        points: list[float] = []  # negated, so an ascending sort puts the best first
         for index in candidates:
-            name = names[index]
-            offsets = placement(query, pattern, name)
-            if offsets is not None:
-                points = score(query, name, offsets, self._name_starts[index])
-                scored.append((-points, index, offsets))
-                continue
-            text = descriptions[index]
-            found = placement(query, pattern, text)
-            if found is not None:
-                if index not in self._description_starts:
-                    self._description_starts[index] = word_starts(text)
-                starts = self._description_starts[index]
-                scored.append((-score(query, text, found, starts) * 0.5, index, []))
-        scored.sort(key=lambda item: (item[0], item[1]))
-        return [(index, offsets) for _, index, offsets in scored]
+            found = points_of(query, pattern, names[index], self._name_starts, index)
+            if found is None:
+                text = descriptions[index]
+                if query[0] not in text:
+                    continue
+                found = points_of(query, pattern, text, self._description_starts, index)
+                if found is None:
+                    continue
+                found *= 0.5
+            matched.append(index)
+            points.append(-found)
+        # A stable sort of positions in list order: ties stay in list order.
+        return [matched[k] for k in sorted(range(len(matched)), key=points.__getitem__)]
+
+
+def points_of(
+    query: str, pattern: re.Pattern[str], text: str, starts: dict[int, frozenset[int]], index: int
+) -> float | None:
+    """`score` of `query` (lower case) in `text`, tool `index`'s name or description, or None
+    when it does not match; its word starts are kept in `starts` once needed."""
+    at = text.find(query)
+    offsets = range(at, at + len(query)) if at >= 0 else placement(query, pattern, text)
+    if offsets is None:
+        return None
+    words = starts.get(index)
+    if words is None:
+        words = starts[index] = word_starts(text)
+    if at >= 0:  # the query as a whole: `score` without its arithmetic for scattered letters
+        return (
+            (len(query) + len(words.intersection(offsets))) * 2.0 * (2.0 if text == query else 1.5)
+        )
+    return score(query, text, offsets, words)
 
 
 def fuzzy_rank(query: str, tools: list[Tool]) -> Ranked:

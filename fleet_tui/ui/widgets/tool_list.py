@@ -90,10 +90,13 @@ class ToolList(Vertical):
         super().__init__(id=id)
         self.tools: list[Tool] = []
         self.shown: list[Tool] = []
-        self._offsets: list[list[int]] = []
+        self._order: list[int] | range = []
+        """The index in `tools` of each tool shown."""
+        self._query = ""
+        self._drawn_offsets: dict[int, list[int]] = {}
         self._ranker = FuzzyRanker([])
         self._labels: dict[str, str] = {}
-        self._heights: dict[int, int] = {}
+        self._heights: list[int] = []
 
     def compose(self) -> ComposeResult:
         yield FilterInput(placeholder="Filter tools (fuzzy)", id="tool-filter")
@@ -109,7 +112,7 @@ class ToolList(Vertical):
         """Show `tools` (`keep_highlight`: the same tool stays highlighted if still there)."""
         self.tools = list(tools)
         self._ranker = FuzzyRanker(self.tools)
-        self._heights = {id(tool): tool_row_height(tool) for tool in self.tools}
+        self._heights = [tool_row_height(tool) for tool in self.tools]
         urls = sorted({t.endpoint for t in self.tools if t.endpoint})
         self._labels = endpoint_labels(urls) if len(urls) > 1 else {}
         self.rows.forget_drawn()
@@ -118,10 +121,16 @@ class ToolList(Vertical):
     def _row(self, index: int) -> Text:
         tool = self.shown[index]
         width = max(16, (self.size.width or 36) - 3)
-        return tool_prompt(tool, self._offsets[index], self._labels.get(tool.endpoint, ""), width)
+        return tool_prompt(tool, self._offsets(index), self._labels.get(tool.endpoint, ""), width)
 
     def _row_key(self, index: int) -> tuple[int, tuple[int, ...], int]:
-        return (id(self.shown[index]), tuple(self._offsets[index]), self.size.width)
+        return (id(self.shown[index]), tuple(self._offsets(index)), self.size.width)
+
+    def _offsets(self, index: int) -> list[int]:
+        """The letters of the query in the name of the row at `index` (found as it is drawn)."""
+        if index not in self._drawn_offsets:
+            self._drawn_offsets[index] = self._ranker.offsets(self._query, self._order[index])
+        return self._drawn_offsets[index]
 
     def row_text(self, index: int) -> str:
         """The plain text of the row shown at `index`."""
@@ -134,18 +143,19 @@ class ToolList(Vertical):
         if keep_highlight and index is not None and index < len(self.shown):
             current = self.shown[index].name
         query = self.query_one("#tool-filter", Input).value.strip()
-        ranked = self._ranker.rank(query)
-        self.shown = [tool for tool, _ in ranked]
-        self._offsets = [offsets for _, offsets in ranked]
-        self.rows.set_rows([self._heights[id(tool)] for tool in self.shown])
+        self._query = query
+        self._drawn_offsets.clear()
+        self._order = self._ranker.order(query)
+        tools, heights = self.tools, self._heights
+        self.shown = [tools[index] for index in self._order]
+        self.rows.set_rows([heights[index] for index in self._order])
         count = f"{len(self.shown)}/{len(self.tools)} tools"
         if len(self._labels) > 1:
             count += f" · {len(self._labels)} endpoints"
         self.query_one("#tool-count", Static).update(count, layout=False)  # one line, always
         self.query_one(NoMatch).show_for(query, len(self.shown))
-        if self.shown:
-            names = [tool.name for tool in self.shown]
-            self.rows.highlighted = names.index(current) if current in names else 0
+        if self.shown and (current is None or self.highlight(current) is None):
+            self.rows.highlighted = 0
 
     @on(Input.Changed, "#tool-filter")
     def _filter_changed(self) -> None:
