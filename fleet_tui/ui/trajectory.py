@@ -22,7 +22,13 @@ from textual.widget import Widget
 from textual.widgets import TabbedContent
 from textual.worker import Worker
 
-from fleet_tui.controller import CallAdded, CallRecord, CallStatus, SessionController
+from fleet_tui.controller import (
+    CallAdded,
+    CallRecord,
+    CallStatus,
+    SessionController,
+    SessionEvent,
+)
 from fleet_tui.envs.base import ResetResult, Tool
 from fleet_tui.session.trajectory_run import TrajectoryRun
 from fleet_tui.text import one_line
@@ -135,7 +141,7 @@ class TrajectoryReplay:
             self.pane.show_steps(highlight=0)
             self.pane.show_verdict(Text("verifier: not run since the reset", style="dim"))
 
-    def _session_event(self, event: Any) -> None:
+    def _session_event(self, event: SessionEvent) -> None:
         """A verdict (the Tasks pane's verifier ran) shows under the steps."""
         if not (isinstance(event, CallAdded) and event.record.tool == "<verify>"):
             return
@@ -202,6 +208,8 @@ class TrajectoryReplay:
             step.record = record.number
             await self.app.run_call(record)
             run.judge(step, record.result, record.message)
+            if self.run is not run:  # another transcript was opened meanwhile
+                return
             pane.show_step(run.steps.index(step))
             await self.app.run_queued()
             step = run.next_step() if to_end else None
