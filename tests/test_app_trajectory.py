@@ -116,6 +116,9 @@ async def test_an_anthropic_transcript_marks_divergence_and_unknown_tools(
         steps.highlighted = 1
         await pilot.pause()
         assert "the env has no such tool: skipped" in detail(app)
+        await pilot.click(TrajectorySteps, offset=(2, 4))  # the mouse: the third step's row
+        await wait_for(pilot, lambda: "#2 echo" in app.result_view.plan.title)
+        assert steps.highlighted == 2 and "echo: DIVERGED" in detail(app)
 
 
 async def test_run_to_the_end_verifies_and_start_over_resets(local_host):
