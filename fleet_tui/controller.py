@@ -60,6 +60,7 @@ from fleet_tui.session_records import (
     ResourceRead,
     SessionEvent,
     Traffic,
+    Unmade,
 )
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
@@ -236,8 +237,11 @@ class SessionController:
             record.arguments = arguments
         self._emit(CallUpdated(record))
 
-    def answer_unmade(self, record: CallRecord, status: CallStatus, message: str) -> None:
+    def answer_unmade(
+        self, record: CallRecord, status: CallStatus, message: str, unmade: Unmade
+    ) -> None:
         """Finish a call that was never made (an agent's held call, refused or abandoned)."""
+        record.unmade = unmade
         record.result = ToolResult(blocks=[TextBlock(text=message)], is_error=True)
         self._finish(record, status, time.monotonic(), message=message)
 

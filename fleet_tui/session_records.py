@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from fleet_tui.envs.base import EnvInfo, ToolResult
-from fleet_tui.envs.catalog import PromptGot, ResourceRead
+from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.server_events import ListChanged, ServerLog
 from fleet_tui.envs.traffic import TrafficEntry
 
@@ -47,6 +47,15 @@ class Caller(StrEnum):
     AGENT = "agent"
 
 
+class Unmade(StrEnum):
+    """Why an agent's held call never reached the env."""
+
+    REFUSED = "refused"
+    """The person answered it with an error."""
+    ABANDONED = "abandoned"
+    """The agent went away, or fleet-tui closed, while it was held."""
+
+
 class CallRecord(BaseModel):
     """One call (or another step worth keeping: a reset, a verdict) and how it went."""
 
@@ -60,6 +69,13 @@ class CallRecord(BaseModel):
     """Why a call failed (when there is no result), or what another step said."""
     latency_s: float | None = None
     caller: Caller = Caller.YOU
+    unmade: Unmade | None = None
+    """Why the call was never made, if it was not."""
+
+    @property
+    def outcome(self) -> str:
+        """`completed` (the call reached the env, whatever it answered), else why it did not."""
+        return str(self.unmade) if self.unmade is not None else "completed"
 
     @property
     def is_call(self) -> bool:
@@ -139,6 +155,25 @@ class Traffic:
     entry: TrafficEntry
 
 
+@dataclass(frozen=True)
+class ResourceRead:
+    """A resource was read: its result, or why there is none."""
+
+    uri: str
+    result: ReadResult | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class PromptGot:
+    """A prompt was got with `arguments`: its result, or why there is none."""
+
+    name: str
+    arguments: dict[str, str]
+    result: PromptResult | None
+    error: str | None = None
+
+
 SessionEvent = (
     CallAdded
     | CallUpdated
@@ -153,4 +188,4 @@ SessionEvent = (
     | PromptGot
 )
 """`ServerLog` (a server's log message) and `ListChanged` (its tools, resources or prompts
-changed) come from `envs.server_events`, `ResourceRead` and `PromptGot` from `envs.catalog`."""
+changed) come from `envs.server_events`."""

@@ -66,7 +66,7 @@ async def watched(
     features = TaskFeatures(recorder=SessionRecorder(record) if record else None)
     watch = AgentWatch(breakpoints=[Breakpoint.parse(text) for text in breakpoints])
     app = FleetTuiApp(target, env_factory=features.env_factory)
-    app.extensions.append(watch.install)
+    app.extensions += [features.install, watch.install]
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_connected(pilot)

@@ -46,8 +46,8 @@ async def test_a_held_call_waits_for_step_release_or_refusal():
     gate.answer(gate.held_call(2), Release({"action": "screenshot"}))
     assert await second == Release({"action": "screenshot"})
     gate.close("closing")
-    assert await third == Refusal("closing")
-    assert await gate.hold(record(4), "paused") == Refusal("closing")
+    assert await third == Refusal("closing", abandoned=True)
+    assert await gate.hold(record(4), "paused") == Refusal("closing", abandoned=True)
 
 
 async def test_a_breakpoint_pauses_and_take_over_holds_until_given_back():

@@ -197,7 +197,9 @@ def test_a_call_the_agent_walks_away_from_still_finishes_and_is_recorded(mcp_bet
         asyncio.run(agent_leaves(served))
         _code, lines, _stderr = served.stop()
     calls = [line for line in lines if line["event"] == "call"]
-    assert [(c["tool"], c["status"]) for c in calls] == [("slow_count", "ok")]
+    assert [(c["tool"], c["status"], c["outcome"]) for c in calls] == [
+        ("slow_count", "ok", "completed")
+    ]
     events = [json.loads(line) for line in record.read_text().splitlines()]
     assert [e["event"] for e in events if e["event"] in ("call", "result")] == ["call", "result"]
 

@@ -16,6 +16,7 @@ from fleet_tui.session.events import PromptEvent, ReadEvent, StoredBlob
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder, blobs_dir
 from fleet_tui.session.recording_env import RecordingEnv
+from fleet_tui.session_recording import recording_listener
 from fleet_tui.text import REDACTED
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.session_browser import event_summary
@@ -33,7 +34,7 @@ async def recorded_session(url: str, path, work) -> None:
     recorder = SessionRecorder(path)
     target = McpTarget(urls=[url])
     controller = SessionController(target, lambda t: RecordingEnv(make_env(t), recorder, t))
-    controller.subscribe(recorder.listener())
+    controller.subscribe(recording_listener(recorder))
     try:
         await controller.connect()
         await work(controller)

@@ -1,6 +1,7 @@
 """`fleet-tui proxy TARGET`: serve the target's tools to an agent as one MCP endpoint on
 127.0.0.1, without the app. Prints the URL, the token and a client configuration (stderr, and
-a first JSON line on stdout), then one JSON line per call the agent makes."""
+a first JSON line on stdout), then one JSON line per call the agent makes, with its outcome:
+`completed` (it reached the env), `refused` or `abandoned` (it never did)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ def call_line(record: Any) -> dict[str, Any]:
         "tool": record.tool,
         "arguments": record.arguments,
         "status": str(record.status),
+        "outcome": record.outcome,
         "latency_ms": round(record.latency_s * 1000) if record.latency_s is not None else None,
     }
     if record.message:
@@ -62,6 +64,7 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
     from fleet_tui.proxy.server import ProxyServer
     from fleet_tui.session.recorder import SessionRecorder, default_session_path
     from fleet_tui.session.recording_env import RecordingEnv
+    from fleet_tui.session_recording import recording_listener
     from fleet_tui.stop_signals import stop_on_signals
 
     recorder = None
@@ -81,6 +84,8 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
 
     session = SessionController(target, env_factory)
     session.subscribe(show)
+    if recorder is not None:
+        session.subscribe(recording_listener(recorder))
     calls = AgentCalls(session)
     server: ProxyServer | None = None
     with stop_on_signals(asyncio.current_task().cancel) as stop:

@@ -95,6 +95,8 @@ def replay_summary(report) -> str:
             f"{report.not_replayed} resource reads and prompt gets not replayed "
             "(they change nothing in the env)"
         )
+    if report.unmade:
+        lines.append(f"{report.unmade} calls never made (refused or abandoned) not replayed")
     if report.verdict is not None:
         verdict = report.verdict
         if verdict.success:

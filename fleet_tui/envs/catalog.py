@@ -1,14 +1,12 @@
 """What an MCP server offers besides tools: resources, resource templates and prompts, as
 models that cross into the UI and the headless commands, and their conversion from MCP.
 
-`ResourceRead` and `PromptGot` tell the session's listeners (the recorder) that one was read or
-got. Like tools, each item remembers the endpoint that owns it. Conversion accepts mcp objects or
+Like tools, each item remembers the endpoint that owns it. Conversion accepts mcp objects or
 plain dicts in either casing (see `envs/results.py`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -118,25 +116,6 @@ class PromptResult(BaseModel):
     description: str | None = None
     messages: list[PromptMessage] = Field(default_factory=list)
     endpoint: str = ""
-
-
-@dataclass(frozen=True)
-class ResourceRead:
-    """A resource was read: its result, or why there is none."""
-
-    uri: str
-    result: ReadResult | None
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class PromptGot:
-    """A prompt was got with `arguments`: its result, or why there is none."""
-
-    name: str
-    arguments: dict[str, str]
-    result: PromptResult | None
-    error: str | None = None
 
 
 def resource_from_mcp(obj: Any, endpoint: str) -> Resource:

@@ -3,7 +3,9 @@
 Each call gets a numbered record marked as the agent's (so it shows in the history as it starts
 and ends, and the env's recorder writes it), waits at the gate when the person holds agent
 calls, then goes to the env. An agent that goes away while its call is at the env does not cut
-the call short: the call finishes and is recorded.
+the call short: the call finishes and is recorded. A held call that is never made (refused by
+the person, or abandoned: the agent went away, or fleet-tui closed) is finished as such, and
+recorded with that outcome.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fleet_tui.controller import Caller, CallRecord, CallStatus, SessionController
+from fleet_tui.controller import Caller, CallRecord, CallStatus, SessionController, Unmade
 from fleet_tui.envs.base import ToolResult
 from fleet_tui.proxy.gate import Gate, Refusal
 from fleet_tui.text import name_line
@@ -58,10 +60,11 @@ class AgentCalls:
             try:
                 answer = await self.gate.hold(record, reason)
             except asyncio.CancelledError:
-                session.answer_unmade(record, CallStatus.CANCELLED, ABANDONED)
+                session.answer_unmade(record, CallStatus.CANCELLED, ABANDONED, Unmade.ABANDONED)
                 raise
             if isinstance(answer, Refusal):
-                session.answer_unmade(record, CallStatus.ERROR, answer.message)
+                unmade = Unmade.ABANDONED if answer.abandoned else Unmade.REFUSED
+                session.answer_unmade(record, CallStatus.ERROR, answer.message, unmade)
                 return AgentAnswer(record, None, answer.message)
             session.update(record, CallStatus.RUNNING, answer.arguments)
         run = self.runner or session.call

@@ -68,6 +68,8 @@ class Refusal:
     """Do not make the call; answer the agent with this error."""
 
     message: str
+    abandoned: bool = False
+    """Refused because fleet-tui is closing, not by the person."""
 
 
 Answer = Release | Refusal
@@ -104,7 +106,7 @@ class Gate:
     async def hold(self, record: CallRecord, reason: str) -> Answer:
         """Wait until the person answers the held call (a breakpoint also pauses the rest)."""
         if self.closed is not None:
-            return Refusal(self.closed)
+            return Refusal(self.closed, abandoned=True)
         if reason.startswith("breakpoint"):
             self.paused = True
         held = HeldCall(record, reason, asyncio.get_running_loop().create_future())
@@ -165,4 +167,4 @@ class Gate:
         """Refuse every held call and every later one with `message`."""
         self.closed = message
         for held in list(self.held):
-            self.answer(held, Refusal(message))
+            self.answer(held, Refusal(message, abandoned=True))

@@ -214,6 +214,19 @@ class PromptEvent(_Event):
     error: str | None = None
 
 
+class UnmadeEvent(_Event):
+    """A call that never reached the env: an agent's held call the person refused, or that was
+    abandoned (the agent went away, or fleet-tui closed, while it was held)."""
+
+    event: Literal["unmade"] = "unmade"
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    caller: str = "agent"
+    outcome: Literal["refused", "abandoned"]
+    message: str
+    """The error the agent got (refused), or why the call was abandoned."""
+
+
 SessionEvent = Annotated[
     SessionStart
     | ConnectEvent
@@ -225,7 +238,8 @@ SessionEvent = Annotated[
     | ErrorEvent
     | LogEvent
     | ReadEvent
-    | PromptEvent,
+    | PromptEvent
+    | UnmadeEvent,
     Field(discriminator="event"),
 ]
 
@@ -253,5 +267,6 @@ __all__ = [
     "StoredImage",
     "StoredJson",
     "TaskEvent",
+    "UnmadeEvent",
     "VerifyEvent",
 ]

@@ -8,8 +8,9 @@ happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), bina
 contents too (`NAME.blobs/<sha256>.<ext>`), and so does any other block, or structured content,
 whose JSON is over INLINE_LIMIT (`NAME.blocks/<sha256>.json`): the line holds a reference.
 Besides calls and results, a session holds resource reads and prompt gets (their contents and
-messages stored the same way) and the servers' log messages. Secrets never reach the disk (see
-`redact`), and the files are for their owner only (see `private_files`).
+messages stored the same way), the servers' log messages, and the agent's calls never made.
+Secrets never reach the disk (see `redact`), and the files are for their owner only (see
+`private_files`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     Verdict,
 )
-from fleet_tui.envs.catalog import PromptGot, PromptResult, ReadResult, ResourceRead
+from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.server_events import ServerLog
 from fleet_tui.envs.targets import Target
 from fleet_tui.session.events import (
@@ -59,6 +60,7 @@ from fleet_tui.session.events import (
     StoredImage,
     StoredJson,
     TaskEvent,
+    UnmadeEvent,
     VerifyEvent,
 )
 from fleet_tui.session.private_files import (
@@ -251,21 +253,24 @@ class SessionRecorder:
         self._submit(event)
         return seq
 
-    def listener(self) -> Callable[[object], None]:
-        """A listener for the session controller's events that records the servers' log
-        messages, resource reads and prompt gets."""
+    def unmade(
+        self, tool: str, arguments: dict[str, Any], caller: str, outcome: str, message: str
+    ) -> int:
+        """A call that never reached the env (an agent's held call, refused or abandoned)."""
+        event = UnmadeEvent(
+            seq=self._next(),
+            at=_now(),
+            tool=tool,
+            arguments=arguments,
+            caller=caller,
+            outcome=outcome,
+            message=message,
+        )
+        return self._write(event)
 
-        def record(event: object) -> None:
-            if self._file is None:
-                return
-            if isinstance(event, ServerLog):
-                self.server_log(event)
-            elif isinstance(event, ResourceRead):
-                self.read(event.uri, event.result, event.error)
-            elif isinstance(event, PromptGot):
-                self.prompt(event.name, event.arguments, event.result, event.error)
-
-        return record
+    @property
+    def closed(self) -> bool:
+        return self._file is None
 
     # -- plumbing --------------------------------------------------------------------------
 

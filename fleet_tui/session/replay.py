@@ -3,7 +3,9 @@
 Resets and calls are replayed in their recorded order; each replayed result is compared with
 the recorded one (`compare.compare_results`). Resource reads and prompt gets are not replayed,
 only counted: they change nothing in the env, so the calls after them meet the same state
-either way, and their contents (often the time, or live state) would differ for no fault.
+either way, and their contents (often the time, or live state) would differ for no fault. An
+agent's calls that never reached the env (refused or abandoned) are counted, not made: the
+recorded env never saw them.
 If the session had a task, its verifier runs at the end through the `verify` function the
 caller passes (remote or local mode).
 """
@@ -16,7 +18,14 @@ from pydantic import BaseModel, Field
 
 from fleet_tui.envs.base import Env, EnvError, Task, ToolResult, Verdict
 from fleet_tui.session.compare import compare_results
-from fleet_tui.session.events import CallEvent, PromptEvent, ReadEvent, ResetEvent, ResultEvent
+from fleet_tui.session.events import (
+    CallEvent,
+    PromptEvent,
+    ReadEvent,
+    ResetEvent,
+    ResultEvent,
+    UnmadeEvent,
+)
 from fleet_tui.session.reader import Session
 from fleet_tui.text import visible
 
@@ -40,6 +49,8 @@ class ReplayReport(BaseModel):
     resets: int = 0
     not_replayed: int = 0
     """Resource reads and prompt gets in the session (not replayed: see the module)."""
+    unmade: int = 0
+    """Calls in the session that never reached the env (not made: see the module)."""
     task_key: str | None = None
     verdict: Verdict | None = None
 
@@ -76,6 +87,8 @@ async def replay_session(
             report.resets += 1
         elif isinstance(event, ReadEvent | PromptEvent):
             report.not_replayed += 1
+        elif isinstance(event, UnmadeEvent):
+            report.unmade += 1
         elif isinstance(event, CallEvent):
             recorded = results.get(event.seq)
             outcome = await _replay_call(session, env, event, recorded, ignore, structured)

@@ -26,6 +26,7 @@ from fleet_tui.session.events import (
     ResultEvent,
     SessionEvent,
     TaskEvent,
+    UnmadeEvent,
     VerifyEvent,
 )
 from fleet_tui.session.reader import Session, load_session
@@ -44,9 +45,10 @@ def event_summary(event: SessionEvent) -> str:
         return f"{where or 'env'} · {len(event.tools)} tools"
     if isinstance(event, ResetEvent):
         return f"seed {event.seed}" if event.seed is not None else event.message or "reset"
-    if isinstance(event, CallEvent):
+    if isinstance(event, CallEvent | UnmadeEvent):
         arguments = json.dumps(event.arguments, ensure_ascii=False, default=str)[1:-1]
-        return f"{visible(event.tool)} {arguments}"
+        outcome = f" · {event.outcome}: {event.message}" if isinstance(event, UnmadeEvent) else ""
+        return f"{visible(event.tool)} {arguments}{outcome}"
     if isinstance(event, ResultEvent):
         kinds = ",".join(getattr(b, "kind", b.type) for b in event.result.blocks)
         return f"→ #{event.call_seq} {'error ' if event.result.is_error else ''}[{kinds}]"

@@ -24,6 +24,7 @@ from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget, Target
 from fleet_tui.session.recorder import SessionRecorder, default_session_path, images_dir
 from fleet_tui.session.recording_env import RecordingEnv
+from fleet_tui.session_recording import recording_listener
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
@@ -101,7 +102,7 @@ class TaskFeatures:
         actions = app.extension_actions
         actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
         if self.recorder is not None:
-            session.subscribe(self.recorder.listener())
+            session.subscribe(recording_listener(self.recorder))
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             panel = TaskPanel(
                 self.tasks,
