@@ -1,6 +1,7 @@
 """The app signs in where an MCP server asks for OAuth (Pilot, a real SDK server with its own
 authorization server): the dialog shows the authorization URL while the connection waits, and
-closes once the "browser" (an HTTP client following the URL's redirects) comes back; cancelling
+closes once the "browser" (an HTTP client following the URL's redirects) comes back (`c` copies
+the URL first); cancelling
 it gives the connection up with a plain error. No token reaches the session file or the
 protocol log."""
 
@@ -37,6 +38,8 @@ async def test_the_sign_in_dialog_shows_the_url_and_connects_once_the_browser_is
         url = dialog.request.url
         shown = screen_text(app)
         assert "asks you to sign in (OAuth)" in shown and "/authorize?" in shown
+        await pilot.press("c")
+        assert app.clipboard == url
         async with httpx2.AsyncClient(follow_redirects=True) as browser:
             assert (await browser.get(url)).status_code == 200
         await wait_connected(pilot)

@@ -235,8 +235,12 @@ ACTIONS: list[Action] = [
     ),
     Action("decline", "ctrl+d", "Decline", area="ask", palette=False, priority=True),
     Action("cancel", "escape", "Cancel (no answer chosen)", area="ask", palette=False),
-    Action("copy_url", "c", "Copy the authorization URL", area="sign_in", short="Copy"),
-    Action("open_browser", "o", "Open it in a browser", area="sign_in", short="Open"),
+    Action(
+        "copy_url", "c", "Copy the authorization URL", area="sign_in", short="Copy", palette=False
+    ),
+    Action(
+        "open_browser", "o", "Open it in a browser", area="sign_in", short="Open", palette=False
+    ),
     Action("cancel", "escape", "Give the sign-in up", area="sign_in", palette=False),
 ]
 
