@@ -165,3 +165,31 @@ async def test_a_sign_in_nobody_completes_ends_with_a_clear_message(
     with pytest.raises(Exception, match=r"no sign-in within 0.5s.*authorization URL was not"):
         await tool_names(oauth_server.url, nobody, Timeouts(sign_in=0.5))
     assert len(nobody.asked) == 1  # not retried: one URL shown
+
+
+class SlowBrowser(Browser):
+    """A person who takes a second to open the URL."""
+
+    async def __call__(self, request: SignInRequest) -> None:
+        await asyncio.sleep(1.0)
+        await super().__call__(request)
+
+
+async def test_a_sign_in_asked_in_the_middle_of_a_session_stops_the_request_timeout(
+    oauth_server: SignedInServer,
+) -> None:
+    browser = SlowBrowser()
+    union = McpUnion(
+        [oauth_server.url],
+        handlers=ClientHandlers(sign_in=browser),
+        timeouts=Timeouts(list=0.5),
+        attempts=1,
+    )
+    try:
+        await union.connect()
+        await union.list_tools()
+        oauth_server.provider.access.clear()  # the server revokes the session's token
+        assert [tool.name for tool in await union.list_tools(refresh=True)] == ["whoami"]
+    finally:
+        await union.close()
+    assert len(browser.asked) == 2 and oauth_server.provider.authorizations == 2

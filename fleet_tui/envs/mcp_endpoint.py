@@ -144,16 +144,25 @@ class McpEndpoint:
                 await self.set_log_level(self.handlers.log_level)
 
     async def _until_connected(self) -> None:
-        """Wait for the session, up to the connect timeout of time in which no person was
-        asked to sign in (TimeoutError past it)."""
+        """Wait for the session, up to the connect timeout (TimeoutError past it)."""
+        connected = asyncio.ensure_future(self._connected.wait())
+        try:
+            if not await self._first_of({connected}, self.timeouts.connect):
+                raise TimeoutError
+        finally:
+            connected.cancel()
+
+    async def _first_of(self, waits: set[asyncio.Future[Any]], timeout: float) -> set[Any]:
+        """Those of `waits` done once the first is, waiting up to `timeout` of time in which
+        no person was asked to sign in (the server may ask in the middle of any request);
+        empty past it."""
         while True:
             started = time.monotonic()
-            try:
-                await asyncio.wait_for(self._connected.wait(), self.timeouts.connect)
-                return
-            except TimeoutError:
-                if self._sign_in is None or not self._sign_in.asked_since(started):
-                    raise
+            done, _ = await asyncio.wait(
+                waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            if done or self._sign_in is None or not self._sign_in.asked_since(started):
+                return done
 
     def _auth(self) -> SignInAuth | None:
         """The OAuth flow for an HTTP endpoint, when the session can ask a person to sign in
@@ -252,9 +261,7 @@ class McpEndpoint:
             raise EndpointDown(self.status.error or "not connected")
         call = asyncio.ensure_future(make(session))
         try:
-            done, _ = await asyncio.wait(
-                {call, owner}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
+            done = await self._first_of({call, owner}, timeout)
         finally:
             if not call.done():
                 call.cancel()
