@@ -151,6 +151,20 @@ async def test_a_server_that_refuses_the_token_it_issued_is_named_plainly(
     assert len(browser.asked) == 1
 
 
+async def test_signing_in_again_reuses_the_registration_and_its_callback_port(
+    oauth_server: SignedInServer,
+) -> None:
+    first = Browser()
+    await tool_names(oauth_server.url, first)
+    oauth_server.provider.access.clear()  # the server forgets every token: sign in again
+    oauth_server.provider.refresh.clear()
+    again = Browser()
+    assert await tool_names(oauth_server.url, again) == ["whoami"]
+    assert oauth_server.provider.authorizations == 2
+    assert len(oauth_server.provider.clients) == 1  # registered once
+    assert again.asked[0].redirect_uri == first.asked[0].redirect_uri
+
+
 async def test_no_sign_in_handler_means_the_401_is_the_error(
     oauth_server: SignedInServer,
 ) -> None:
