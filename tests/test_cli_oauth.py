@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import stat
 import subprocess
 import sys
@@ -20,29 +21,40 @@ from tests.fixtures.oauth_server import SignedInServer
 AUTHORIZATION_URL = re.compile(r"^  (http://127\.0\.0\.1:\d+/authorize\?\S+)$")
 
 
-def sign_in_through_stderr(command: list[str], env: dict[str, str]) -> tuple[str, str, int]:
-    """Run `python -m fleet_tui COMMAND`, open the authorization URL it prints like a browser;
-    its stdout, stderr and exit code."""
-    child = subprocess.Popen(
+def started(command: list[str], env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
         [sys.executable, "-m", "fleet_tui", *command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=child_env(env),
     )
+
+
+def open_printed_url(child: subprocess.Popen) -> str:
+    """Read the child's stderr up to the authorization URL and open it like a browser; the
+    stderr read."""
     assert child.stderr is not None
     seen = []
+    for line in child.stderr:
+        seen.append(line)
+        if found := AUTHORIZATION_URL.match(line.rstrip("\n")):
+            page = httpx2.get(found.group(1), follow_redirects=True, timeout=10)
+            assert page.status_code == 200, page.text
+            break
+    return "".join(seen)
+
+
+def sign_in_through_stderr(command: list[str], env: dict[str, str]) -> tuple[str, str, int]:
+    """Run `python -m fleet_tui COMMAND`, open the authorization URL it prints like a browser;
+    its stdout, stderr and exit code."""
+    child = started(command, env)
     try:
-        for line in child.stderr:
-            seen.append(line)
-            if found := AUTHORIZATION_URL.match(line.rstrip("\n")):
-                page = httpx2.get(found.group(1), follow_redirects=True, timeout=10)
-                assert page.status_code == 200, page.text
-                break
+        seen = open_printed_url(child)
         stdout, rest = child.communicate(timeout=60)
     finally:
         child.kill()
-    return stdout, "".join(seen) + rest, child.returncode
+    return stdout, seen + rest, child.returncode
 
 
 def test_tools_signs_in_where_the_server_asks_and_keeps_no_token_in_the_trace(
@@ -99,3 +111,20 @@ def test_logout_forgets_the_kept_sign_in(oauth_server: SignedInServer, tmp_path:
     _, stderr, code = sign_in_through_stderr(["tools", "--mcp", oauth_server.url], state)
     assert code == 0 and "asks you to sign in" in stderr
     assert oauth_server.provider.authorizations == 2
+
+
+def test_the_proxy_signs_in_to_a_server_that_asks(
+    oauth_server: SignedInServer, tmp_path: Path
+) -> None:
+    state = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    child = started(["proxy", "--mcp", oauth_server.url, "--no-record"], state)
+    try:
+        stderr = open_printed_url(child)
+        assert child.stdout is not None
+        serving = json.loads(child.stdout.readline())
+    finally:
+        child.send_signal(signal.SIGTERM)
+        child.communicate(timeout=60)
+    assert f"{oauth_server.url} asks you to sign in (OAuth)" in stderr
+    assert serving["url"].startswith("http://127.0.0.1:")
+    assert oauth_server.provider.authorizations == 1

@@ -58,6 +58,7 @@ def call_line(record: Any) -> dict[str, Any]:
 
 
 async def _serve(target: Any, args: argparse.Namespace) -> int:
+    from fleet_tui.commands.sign_in import show_sign_in
     from fleet_tui.controller import CallFinished, Progress, SessionController
     from fleet_tui.envs.factory import make_env
     from fleet_tui.proxy.agent_calls import AgentCalls
@@ -83,6 +84,7 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
             print_json_line(call_line(event.record))
 
     session = SessionController(target, env_factory)
+    session.client_handlers.sign_in = show_sign_in
     session.subscribe(show)
     if recorder is not None:
         session.subscribe(recording_listener(recorder))
