@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fleet_tui.commands.output import warn
 from fleet_tui.commands.target_options import add_repeatable
 from fleet_tui.envs.errors import EnvError
-from fleet_tui.envs.mcp_client import ClientHandlers
-from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
 from fleet_tui.text import one_line
+
+if TYPE_CHECKING:  # loaded when a command runs, not for `--help`
+    from fleet_tui.envs.mcp_client import ClientHandlers
+    from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
 
 
 def add_root_argument(parser: argparse.ArgumentParser) -> None:
@@ -79,6 +81,8 @@ class HeadlessAnswers:
         return cls(roots_from_args(args), elicit_from_args(args))
 
     def handlers(self) -> ClientHandlers:
+        from fleet_tui.envs.mcp_client import ClientHandlers
+
         return self.serve(ClientHandlers())
 
     def serve(self, handlers: ClientHandlers) -> ClientHandlers:
@@ -94,6 +98,8 @@ class HeadlessAnswers:
         return self.roots
 
     async def answer_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
+        from fleet_tui.envs.server_requests import ElicitAnswer
+
         asked = f"the server asks: {one_line(request.message, 300)}"
         if request.url_mode:
             warn(f"{asked} (visit {one_line(request.url or '', 500)}); declined")
