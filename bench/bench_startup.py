@@ -3,7 +3,9 @@
 Run: .venv/bin/python bench/bench_startup.py [--runs 5]
 Each program runs as a fresh process in a pseudo-terminal of 120x36 (what a person's terminal
 gives it: textual-image probes it, Textual draws into it). Timed from the spawn until the
-first frame shows a marker: the bare app's text; the TUI's filter box ("Filter tools"); then,
+first frame shows a marker: the bare app's text; the TUI's filter box ("Filter tools"; its
+first letter is left out of the marker, as the focused box draws its blinking cursor over it, so
+"Filter tools" shows unbroken only in frames where the cursor is off); then,
 for the TUI, until its first tool is listed (tools arrive after the first frame). Runs are
 interleaved, medians; the ratio is measured in one run. `fleet-tui --help` is timed the same way
 against the interpreter starting and doing nothing.
@@ -38,6 +40,8 @@ class Bare(App):
         yield Static("bare textual app ready")
 Bare().run()
 """
+FIRST_FRAME_MARKER = b"ilter tools"
+"""The filter box's placeholder without its first letter, which the cursor covers half the time."""
 FIRST_FRAME_GOAL = 2.0
 HELP_GOAL_S = 0.080
 TIMEOUT_S = 30.0
@@ -106,9 +110,9 @@ def main() -> None:
         bare_times, auto_times, forced_times, helps = [], [], [], []
         for _ in range(runs):
             bare_times.append(spawn_until(bare, [b"bare textual app ready"])[0])
-            auto_times.append(spawn_until(app, [b"Filter tools", b"echo"]))
+            auto_times.append(spawn_until(app, [FIRST_FRAME_MARKER, b"echo"]))
             forced = [*app, "--image-backend", "halfcell"]
-            forced_times.append(spawn_until(forced, [b"Filter tools", b"echo"]))
+            forced_times.append(spawn_until(forced, [FIRST_FRAME_MARKER, b"echo"]))
             helps.append(time_help())
     finally:
         server.kill()
