@@ -12,6 +12,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.mcp_union import McpUnion
 from fleet_tui.envs.sse_cap import SSE_EVENT_LIMIT, EventCutter, EventTooLarge
+from tests.cli_run import fleet_tui
 from tests.fixtures.mcp_servers import ServedMcp, serve_in_thread
 
 LIMIT_TEXT = "result too large: over 1 MB, the most one event may hold over SSE"
@@ -71,6 +72,14 @@ async def test_an_event_over_the_limit_answering_no_request_closes_the_connectio
     )
     assert message in result.message
     assert union.endpoints()[0].state == EndpointState.DOWN
+
+
+def test_the_call_command_says_the_result_is_too_large(sizes_sse):
+    result = fleet_tui("call", "--mcp", sizes_sse.url, "sized", "-a", "kib=1536")
+
+    assert result.returncode == 1, result.stderr
+    assert LIMIT_TEXT in result.stdout
+    assert "Traceback" not in result.stderr
 
 
 def events(cutter: EventCutter, *chunks: bytes) -> bytes:
