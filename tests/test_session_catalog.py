@@ -5,21 +5,22 @@ Against a real MCP server (tests/fixtures/catalog_server.py)."""
 from __future__ import annotations
 
 import json
+from hashlib import sha256
 
 import pytest
 
 from fleet_tui.controller import SessionController
-from fleet_tui.envs.base import EnvError, ResourceBlock
+from fleet_tui.envs.base import EnvError, ResourceBlock, ToolResult
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import McpTarget
-from fleet_tui.session.events import PromptEvent, ReadEvent, StoredBlob
+from fleet_tui.session.events import PromptEvent, ReadEvent, ResultEvent, StoredBlob, UnmadeEvent
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder, blobs_dir
 from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.session_recording import recording_listener
 from fleet_tui.text import REDACTED
 from fleet_tui.ui.app import FleetTuiApp
-from fleet_tui.ui.screens.session_browser import event_summary
+from fleet_tui.ui.screens.session_browser import event_detail, event_summary
 from fleet_tui.ui.widgets.catalog_panes import ResourcesPane
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import SIZE, wait_connected, wait_for
@@ -103,14 +104,33 @@ async def test_a_resource_read_in_the_app_is_recorded(catalog_mcp, tmp_path):
     assert json.loads(read.contents[0].text) == {"debug": True, "level": 3}
 
 
-def test_the_session_browser_lists_reads_and_prompts():
+def test_the_session_browser_lists_reads_prompts_and_unmade_calls():
     read = ReadEvent(seq=2, at="", uri="memo://notes", contents=[])
     failed = ReadEvent(seq=3, at="", uri="memo://x", error="no such resource")
     prompt = PromptEvent(seq=4, at="", name="greet", arguments={"name": "Ada"})
+    unmade = UnmadeEvent(
+        seq=5, at="", tool="echo", arguments={"text": "hi"}, outcome="refused", message="No."
+    )
 
     assert event_summary(read) == "memo://notes · 0 contents"
     assert event_summary(failed) == "memo://x · no such resource"
     assert event_summary(prompt) == 'greet "name": "Ada" · 0 messages'
+    assert event_summary(unmade) == 'echo "text": "hi" · refused: No.'
+
+
+def test_the_session_browser_shows_where_a_results_binary_contents_went(tmp_path):
+    path = tmp_path / "s.jsonl"
+    with SessionRecorder(path) as recorder:
+        blob = ResourceBlock(uri="memo://blob", blob=BLOB, mime_type="application/x-thing")
+        recorder.result(recorder.call("fetch", {}), ToolResult(blocks=[blob]))
+    session = load_session(path)
+    [result] = [e for e in session.events if isinstance(e, ResultEvent)]
+
+    shown = event_detail(session, result).plain
+
+    assert (
+        f"application/x-thing contents of 256 bytes in s.blobs/{sha256(BLOB).hexdigest()}" in shown
+    )
 
 
 async def test_replay_counts_reads_and_prompts_without_re_running_them(catalog_mcp, tmp_path):

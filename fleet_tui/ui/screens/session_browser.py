@@ -87,6 +87,9 @@ def event_detail(session: Session, event: SessionEvent) -> Text:
             elif block.type == "stored":
                 size = f"{block.kind} block of {block.size_bytes} bytes"
                 text.append(f"{size} in {stored_file(session, block.file)}\n")
+            elif block.type == "stored_blob":
+                size = f"{block.mime_type or 'binary'} contents of {block.size_bytes} bytes"
+                text.append(f"{clean(size)} in {stored_file(session, block.file)}\n")
         if result.structured is not None:
             text.append("structured\n", style="bold dim")
             text.append(clean(json.dumps(result.structured, indent=2, default=str)) + "\n")
