@@ -45,16 +45,23 @@ def backend() -> str:
 
 
 def image_widget_class() -> type:
-    """The textual-image widget class for the chosen backend."""
+    """The textual-image widget class for the chosen backend (half-cell blocks, also when the
+    probe picked them: fleet-tui's quicker `HalfcellPicture`)."""
     from textual_image import widget
+    from textual_image.renderable import Image as probed
+    from textual_image.renderable.halfcell import Image as halfcell
 
+    from fleet_tui.ui.widgets.halfcell_picture import HalfcellPicture
+
+    chosen = backend()
+    if chosen == "halfcell" or (chosen == "auto" and probed is halfcell):
+        return HalfcellPicture
     return {
         "auto": widget.Image,
         "kitty": widget.TGPImage,
         "sixel": widget.SixelImage,
-        "halfcell": widget.HalfcellImage,
         "unicode": widget.UnicodeImage,
-    }[backend()]
+    }[chosen]
 
 
 DISPLAY_MAX_SIDE = 2048

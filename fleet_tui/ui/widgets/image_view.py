@@ -9,6 +9,7 @@ from PIL import Image as PILImage
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Center
+from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
@@ -119,8 +120,15 @@ class ImageView(Widget):
         self.app.notify(f"Saved {path}", markup=False)
 
     async def _decode(self, data: bytes, mime_type: str) -> None:
+        # textual-image probes the terminal when imported: image_widget_class decides when
+        from fleet_tui.ui.widgets.halfcell_picture import HalfcellPicture
+
         folder = getattr(self.app, "image_folder", None)
-        self._draw(await asyncio.to_thread(images.prepare, data, mime_type, folder))
+        prepared = await asyncio.to_thread(images.prepare, data, mime_type, folder)
+        widget, cells = self.query_one("#picture"), self._cells(prepared.size)
+        if isinstance(widget, HalfcellPicture) and prepared.picture is not None and cells:
+            await widget.prepare(prepared.picture, Size(*cells))  # drawn off the UI thread
+        self._draw(prepared)
 
     def _draw(self, prepared: images.Prepared | None) -> None:
         self.prepared = prepared
@@ -143,14 +151,18 @@ class ImageView(Widget):
         self._fit()
 
     def _fit(self) -> None:
-        if self.picture is None or not self.size.area:
-            return
-        columns, rows = images.fit_cells(
-            self.image_size, (self.size.width, self.size.height), images.cell_pixel_size()
-        )
-        widget = self.query_one("#picture")
-        widget.styles.width = columns
-        widget.styles.height = rows
+        cells = self._cells(self.image_size) if self.picture is not None else None
+        if cells:
+            widget = self.query_one("#picture")
+            widget.styles.width, widget.styles.height = cells
+
+    def _cells(self, image_size: tuple[int, int]) -> tuple[int, int] | None:
+        """The (columns, rows) an image of `image_size` pixels takes in this view; None while
+        the view has no size."""
+        if not self.size.area:
+            return None
+        box = (self.size.width, self.size.height)
+        return images.fit_cells(image_size, box, images.cell_pixel_size())
 
     def on_click(self, event: events.Click) -> None:
         widget = self.query_one("#picture")

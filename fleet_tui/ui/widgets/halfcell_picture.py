@@ -1,0 +1,94 @@
+"""textual-image's half-cell image widget, drawn from rows made once per size.
+
+textual-image's half-cell renderable copies and converts the whole picture, scales it and makes
+a Rich style for every cell each time Textual renders it, and Textual then re-cuts those
+segments into lines: about 40 ms for a 1280x800 screenshot in a 100x31 box, for each view that
+shows it. Here the same scaling (RGB, Pillow's default filter, to the widget's cells and twice
+its rows) and the same cells (an upper half block in the upper pixel's colour on the lower
+pixel's) are made straight into Textual strips, with one style per colour pair and one
+segment per run of equal cells, and kept until the picture or the widget's size changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from PIL import Image as PILImage
+from rich.color import Color
+from rich.color_triplet import ColorTriplet
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Size
+from textual.strip import Strip
+from textual_image.renderable.halfcell import Image as HalfcellRenderable
+from textual_image.widget import HalfcellImage
+
+UPPER_HALF = "▀"
+
+
+class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
+    """Draws the same cells as `HalfcellImage`, from strips cached for the current size."""
+
+    def __init__(
+        self, image: PILImage.Image | None = None, *, id: str | None = None, classes: str = ""
+    ) -> None:
+        self._rows: tuple[object, Size, Style, list[Strip]] | None = None
+        super().__init__(image, id=id, classes=classes)
+
+    @HalfcellImage.image.setter
+    def image(self, value: PILImage.Image | None) -> None:
+        HalfcellImage.image.fset(self, value)
+        if self._rows is not None and self._rows[0] is not value:
+            self._rows = None
+
+    async def prepare(self, picture: PILImage.Image, size: Size) -> None:
+        """Make `picture`'s rows for `size` (cells) in a thread, before it is shown at that size."""
+        base = self.visual_style.rich_style
+        rows = await asyncio.to_thread(half_cell_rows, picture, size, base)
+        self._rows = (picture, size, base, rows)
+
+    def render_line(self, y: int) -> Strip:
+        rows = self._strips()
+        if 0 <= y < len(rows):
+            return rows[y]
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def _strips(self) -> list[Strip]:
+        picture, size, base = self.image, self.size, self.visual_style.rich_style
+        if self._rows is not None and self._rows[:3] == (picture, size, base):
+            return self._rows[3]
+        rows: list[Strip] = []
+        if isinstance(picture, PILImage.Image) and size.area:
+            rows = half_cell_rows(picture, size, base)
+        self._rows = (picture, size, base, rows)
+        return rows
+
+
+def half_cell_rows(picture: PILImage.Image, size: Size, base: Style) -> list[Strip]:
+    """`picture` scaled to `size` (in cells) as strips of upper half blocks on `base`; a run of
+    cells of one colour pair is one segment."""
+    width, height = size
+    rgb = picture if picture.mode == "RGB" else picture.convert("RGB")
+    data = rgb.resize((width, height * 2)).tobytes()
+    pixels = list(zip(data[0::3], data[1::3], data[2::3], strict=True))
+    colors: dict[tuple[int, int, int], Color] = {}
+    styles: dict[tuple[tuple[int, int, int], tuple[int, int, int]], Style] = {}
+    plain_base = not base.without_color  # the cell's colours replace all it has
+    rows = []
+    for top in range(0, len(pixels), 2 * width):
+        pairs = zip(pixels[top : top + width], pixels[top + width : top + 2 * width], strict=True)
+        segments = []
+        for pair, run in itertools.groupby(pairs):
+            style = styles.get(pair)
+            if style is None:
+                upper, lower = (colors.get(p) or colors.setdefault(p, _color(p)) for p in pair)
+                style = Style.from_color(upper, lower)
+                style = styles[pair] = style if plain_base else base + style
+            segments.append(Segment(UPPER_HALF * sum(1 for _ in run), style))
+        rows.append(Strip(segments, width))
+    return rows
+
+
+def _color(pixel: tuple[int, int, int]) -> Color:
+    return Color.from_triplet(ColorTriplet(*pixel))
