@@ -19,6 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from fleet_tui.envs.targets import LocalTarget
+    from fleet_tui.ui import terminal_probe
+
+    terminal_probe.start()  # while the app's modules load
     from fleet_tui.ui.run import run_app
 
     return run_app(LocalTarget(env_key=DEMO_ENV, keep=args.keep), args)

@@ -11,7 +11,7 @@ from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import clean
-from fleet_tui.ui import images
+from fleet_tui.ui import images, terminal_probe
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.task_features import TaskFeatures
@@ -19,6 +19,7 @@ from fleet_tui.ui.widgets.task_features import TaskFeatures
 
 def run_app(target: Target, args: Any = None) -> int:
     """Run the app on `target` until the user quits; returns the exit code."""
+    terminal_probe.wait()  # before anything can end the process with the terminal's answer unread
     try:
         images.choose_backend(getattr(args, "image_backend", None))
     except ValueError as error:
