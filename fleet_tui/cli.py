@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from fleet_tui import __version__
 from fleet_tui.envs.errors import EnvError
@@ -30,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "tasks": "list the tasks of an OpenEnv server",
     "state": "show an OpenEnv server's metadata, schema and session state",
     "check": "check task files: verifiers fail untouched and pass with gold sessions",
+    "warm": "list or stop the warm sessions --keep-warm left running",
     "proxy": "serve a target's tools to an agent as one MCP endpoint, printing each call",
     "replay": "re-run a recorded session on a fresh env and compare results",
     "logout": "forget the OAuth sign-ins kept for MCP servers",
@@ -66,6 +68,8 @@ def build_app_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if (code := _run_warm(argv)) is not None:
+        return code
     if argv and argv[0] in COMMANDS:
         name, rest = argv[0], argv[1:]
         parser = build_command_parser(name)
@@ -74,7 +78,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         rest = argv
         parser = build_app_parser()
         from fleet_tui.commands import app as module
-    args = parser.parse_args(rest)
+    return run_command(module, parser.parse_args(rest))
+
+
+def run_command(module: ModuleType, args: argparse.Namespace) -> int:
+    """Run a command's `run(args)`: its exit code, or an error's on stderr."""
     try:
         return int(module.run(args) or 0)
     except EnvError as error:
@@ -82,6 +90,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         err(f"fleet-tui: {error.message}")
         return error.exit_code
+    except KeyboardInterrupt:
+        print("fleet-tui: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return _stdout_closed()
+
+
+def _run_warm(argv: list[str]) -> int | None:
+    """The exit code of `argv` run by a warm-session daemon, or None when none serves it."""
+    from fleet_tui.warm.client import forward
+
+    try:
+        return forward(argv)
     except KeyboardInterrupt:
         print("fleet-tui: interrupted", file=sys.stderr)
         return 130

@@ -37,6 +37,7 @@ HEADLESS = [
     *_modules("fleet_tui.tasks"),
     *_modules("fleet_tui.session"),
     *_modules("fleet_tui.proxy"),
+    *_modules("fleet_tui.warm"),
     *[m for m in _modules("fleet_tui.commands") if m.rsplit(".", 1)[-1] not in UI_COMMANDS],
 ]
 

@@ -33,6 +33,7 @@ from fleet_tui.commands.target_options import (
     key_value,
     target_from_args,
 )
+from fleet_tui.commands.warm import add_keep_warm_argument
 from fleet_tui.envs.base import (
     Env,
     EnvError,
@@ -73,6 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_server_arguments(parser)
     add_elicit_argument(parser)
     add_root_argument(parser)
+    add_keep_warm_argument(parser)
     parser.parse_args = partial(parse_call_arguments, parser)
 
 
@@ -165,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     with server:
-        return run_on_env(target, work, answers.serve(server.handlers))
+        return run_on_env(target, work, answers.serve(server.handlers), keep_warm=args.keep_warm)
 
 
 def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -> list[str]:

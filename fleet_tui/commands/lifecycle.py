@@ -9,20 +9,39 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from fleet_tui.commands.output import err, warn
-from fleet_tui.envs.base import Env, EnvError
+from fleet_tui.envs.base import Env, EnvError, Progress
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import describe_error, flat
 
 Work = Callable[[Env], Awaitable[int]]
+WarmRunner = Callable[[Target, Work, "ClientHandlers | None", "float | None"], int]
+
+warm_runner: WarmRunner | None = None
+"""Set in a warm-session daemon (`fleet_tui/warm/daemon.py`): runs the work on the env it
+holds open instead of connecting afresh."""
 
 
-def run_on_env(target: Target, work: Work, handlers: ClientHandlers | None = None) -> int:
+def run_on_env(
+    target: Target,
+    work: Work,
+    handlers: ClientHandlers | None = None,
+    keep_warm: float | None = None,
+) -> int:
     """Connect to `target`, run `work(env)`, close; returns the exit code. `handlers` hear what
     the env's MCP servers send on their own (see `server_output`) and answer what they ask
-    (default: the current directory as root, elicitation and sampling declined)."""
-    return asyncio.run(_run(target, work, handlers))
+    (default: the current directory as root, elicitation and sampling declined). With
+    `keep_warm` (seconds), a warm-session daemon is left holding the target's session open
+    for the next command (`fleet_tui/warm`)."""
+    if warm_runner is not None:
+        return warm_runner(target, work, handlers, keep_warm)
+    code = asyncio.run(_run(target, work, handlers))
+    if keep_warm is not None:
+        from fleet_tui.warm.start import start_daemon
+
+        start_daemon(target, keep_warm)
+    return code
 
 
 async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> int:
@@ -40,21 +59,12 @@ async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> i
         if isinstance(hearing := unwrapped(env), HearsServer):
             hearing.listen(handlers or HeadlessAnswers(["."]).handlers())
         try:
-            await env.connect(progress=err)
-            for warning in env.warnings():
-                warn(warning)
-            return await work(env)
+            return await connected_work(env, work, env.connect)
         except asyncio.CancelledError:
             if stop.exit_code is None:
                 raise
             err("fleet-tui: terminated")
             return stop.exit_code
-        except BrokenPipeError:  # the reader of stdout went away (`| head`): cli.main ends quietly
-            raise
-        except EnvError as error:  # its text may come from the env: one clean line
-            raise EnvError(flat(error.message), exit_code=error.exit_code) from None
-        except Exception as error:
-            raise EnvError(flat(f"unexpected error: {describe_error(error)}")) from None
         finally:
             warnings_before = set(env.warnings())
             await env.close()
@@ -62,6 +72,24 @@ async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> i
                 if warning not in warnings_before:
                     warn(warning)
             _say_if_kept(env)
+
+
+async def connected_work(
+    env: Env, work: Work, connect: Callable[[Progress], Awaitable[None]]
+) -> int:
+    """`connect` (its progress on stderr), the env's warnings, then `work(env)`; an error
+    becomes one clean EnvError line (its text may come from the env)."""
+    try:
+        await connect(err)
+        for warning in env.warnings():
+            warn(warning)
+        return await work(env)
+    except BrokenPipeError:  # the reader of stdout went away (`| head`): cli.main ends quietly
+        raise
+    except EnvError as error:
+        raise EnvError(flat(error.message), exit_code=error.exit_code) from None
+    except Exception as error:
+        raise EnvError(flat(f"unexpected error: {describe_error(error)}")) from None
 
 
 def _say_if_kept(env: Env) -> None:

@@ -8,6 +8,7 @@ from fleet_tui.commands.client_options import HeadlessAnswers, add_root_argument
 from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
 from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.commands.warm import add_keep_warm_argument
 from fleet_tui.envs.base import EndpointStatus, Env, Tool
 from fleet_tui.envs.tool_hints import hint_words, task_note
 from fleet_tui.text import one_line, visible
@@ -18,6 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     add_server_arguments(parser)
+    add_keep_warm_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     with server:
-        return run_on_env(target, work, answers.serve(server.handlers))
+        return run_on_env(target, work, answers.serve(server.handlers), keep_warm=args.keep_warm)
 
 
 def endpoint_state(status: EndpointStatus | None, owned: int) -> str:

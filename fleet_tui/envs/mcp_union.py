@@ -92,9 +92,10 @@ class McpUnion:
 
     # -- connecting ----------------------------------------------------------------------------
 
-    async def connect(self, progress: Progress | None = None) -> None:
-        """Open every endpoint in parallel. Fails only if none connects."""
-        await self._open(self._endpoints, progress)
+    async def connect(self, progress: Progress | None = None, *, keep_open: bool = False) -> None:
+        """Open every endpoint in parallel (with `keep_open`, only those not up: the others
+        keep their connections). Fails only if none connects."""
+        await self._open(self._endpoints, progress, keep_open=keep_open)
 
     async def reconnect(self, progress: Progress | None = None) -> None:
         """Reopen the endpoints that are down, then list tools again."""
@@ -103,7 +104,9 @@ class McpUnion:
             await self._open(down, progress)
         await self.list_tools(refresh=True)
 
-    async def _open(self, endpoints: list[McpEndpoint], progress: Progress | None) -> None:
+    async def _open(
+        self, endpoints: list[McpEndpoint], progress: Progress | None, *, keep_open: bool = False
+    ) -> None:
         started = time.monotonic()
         await mcp_preload.loaded()
         names = ", ".join(endpoint.url for endpoint in endpoints)
@@ -111,8 +114,9 @@ class McpUnion:
             progress,
             f"Connecting to MCP {'endpoint' if len(endpoints) == 1 else 'endpoints'} {names}",
         )
-        await asyncio.gather(*(self._open_with_retry(endpoint) for endpoint in endpoints))
-        self.catalog.forget_subscriptions(endpoints)
+        opened = [e for e in endpoints if not (keep_open and e.is_up)]
+        await asyncio.gather(*(self._open_with_retry(endpoint) for endpoint in opened))
+        self.catalog.forget_subscriptions(opened)
         failed = [endpoint for endpoint in endpoints if not endpoint.is_up]
         if not any(endpoint.is_up for endpoint in self._endpoints):
             raise EnvError("could not connect to any MCP endpoint: " + failures(failed))

@@ -1,0 +1,75 @@
+"""Forward `fleet-tui call|tools` to a warm-session daemon for the same target, when one
+listens: the command line, the directory and what stdout and stderr are go over its Unix
+socket; what the daemon writes comes back and is written here, in order, with its exit code.
+Stdlib only, so a forwarded command never loads the mcp SDK or pydantic."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, TextIO
+
+from fleet_tui.warm.place import mcp_urls, runtime_dir, socket_path, target_key
+
+WARM_COMMANDS = ("call", "tools")
+CONNECT_TIMEOUT_S = 2.0
+
+
+def forward(argv: list[str]) -> int | None:
+    """The exit code of `argv` run by a warm daemon, or None when none serves it (then run it
+    here: nothing was sent to a server)."""
+    if not argv or argv[0] not in WARM_COMMANDS:
+        return None
+    urls = mcp_urls(argv[1:])
+    folder = runtime_dir() if urls else None
+    if folder is None:
+        return None
+    cwd = os.getcwd()
+    path = socket_path(folder, target_key(cwd, urls))
+    if not os.path.exists(path):
+        return None
+    import socket
+
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.settimeout(CONNECT_TIMEOUT_S)
+        connection.connect(str(path))
+        request = {
+            "argv": argv,
+            "cwd": cwd,
+            "streams": [describe(sys.stdout), describe(sys.stderr)],
+        }
+        connection.sendall(json.dumps(request).encode() + b"\n")
+        replies = connection.makefile("rb")
+        first = json.loads(replies.readline() or b"{}")
+        connection.settimeout(None)  # a call may run for minutes
+    except (OSError, ValueError):  # gone, or going away: nothing was run
+        connection.close()
+        return None
+    if not first.get("accepted"):
+        connection.close()
+        return None
+    try:
+        return relay(replies)
+    finally:
+        connection.close()
+
+
+def describe(stream: TextIO) -> dict[str, Any]:
+    """What the daemon's stand-in for `stream` must say of itself."""
+    return {"tty": stream.isatty(), "encoding": stream.encoding, "errors": stream.errors}
+
+
+def relay(replies: Any) -> int:
+    """Write what the daemon wrote, in order, until its exit code."""
+    streams = {1: sys.stdout, 2: sys.stderr}
+    for line in replies:
+        message = json.loads(line)
+        if "exit" in message:
+            return int(message["exit"])
+        stream = streams[message["o"]]
+        stream.write(message["t"])
+        stream.flush()
+    print("fleet-tui: the warm session ended before the command did", file=sys.stderr)
+    return 1
