@@ -144,6 +144,11 @@ def main() -> None:
         f"mcp SDK alone, {ENDPOINTS} at once: {floor_every / floor_alone:.2f}x its slowest alone; "
         f"fleet-tui / mcp SDK at {ENDPOINTS}: {every / floor_every:.2f}x"
     )
+    own, sdk_own = rows[f"fleet-tui {ENDPOINTS}"][1], rows[f"mcp SDK {ENDPOINTS}"][1]
+    print(
+        f"this process's CPU time at {ENDPOINTS} (one core: Python runs one thread at a time): "
+        f"fleet-tui {own / slowest:.2f}x, mcp SDK {sdk_own / slowest:.2f}x the slowest alone"
+    )
     bound = servers_cpu / (os.cpu_count() or 1)
     print(
         f"the {ENDPOINTS} servers' own CPU time alone, spread over every core: "
