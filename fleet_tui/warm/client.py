@@ -5,12 +5,9 @@ Stdlib only, so a forwarded command never loads the mcp SDK or pydantic."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any, TextIO
-
-from fleet_tui.warm.place import mcp_urls, runtime_dir, socket_path, target_key
 
 WARM_COMMANDS = ("call", "tools")
 CONNECT_TIMEOUT_S = 2.0
@@ -20,7 +17,9 @@ def forward(argv: list[str]) -> int | None:
     """The exit code of `argv` run by a warm daemon, or None when none serves it (then run it
     here: nothing was sent to a server)."""
     if not argv or argv[0] not in WARM_COMMANDS:
-        return None
+        return None  # before any import: `fleet-tui --help` and the app start as fast as before
+    from fleet_tui.warm.place import mcp_urls, runtime_dir, socket_path, target_key
+
     urls = mcp_urls(argv[1:])
     folder = runtime_dir() if urls else None
     if folder is None:
@@ -29,6 +28,7 @@ def forward(argv: list[str]) -> int | None:
     path = socket_path(folder, target_key(cwd, urls))
     if not os.path.exists(path):
         return None
+    import json
     import socket
 
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -63,6 +63,8 @@ def describe(stream: TextIO) -> dict[str, Any]:
 
 def relay(replies: Any) -> int:
     """Write what the daemon wrote, in order, until its exit code."""
+    import json
+
     streams = {1: sys.stdout, 2: sys.stderr}
     for line in replies:
         message = json.loads(line)

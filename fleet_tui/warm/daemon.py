@@ -140,6 +140,8 @@ class WarmDaemon:
         self._turn = asyncio.Lock()
         self._stopping = asyncio.Event()
         self._current: concurrent.futures.Future[int] | None = None
+        self._bound = -1
+        """The inode of the socket this daemon bound."""
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def run(self) -> int:
@@ -162,6 +164,7 @@ class WarmDaemon:
             )
         finally:
             os.umask(umask)
+        self._bound = self.path.stat().st_ino
         self.last_used = time.monotonic()  # idle from now on, however long connecting took
         try:
             await self._until_idle()
@@ -180,9 +183,11 @@ class WarmDaemon:
                 await asyncio.wait_for(self._stopping.wait(), max(left, 0.5))
 
     def _give_way(self) -> None:
-        """Leave the socket path and the lock to the next daemon for this target."""
+        """Leave the socket path (unless the next daemon holds it already) and the lock to the
+        next daemon for this target."""
         with contextlib.suppress(OSError):
-            self.path.unlink()
+            if self.path.stat().st_ino == self._bound:
+                self.path.unlink()
         self._lock.close()
 
     async def answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
