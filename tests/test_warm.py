@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -169,3 +170,54 @@ def test_the_environment_variable_opts_in_too(mcp_alpha, warm):
     assert "the session stays open for 60s" in done.stderr
     assert served(warm) == 0
     assert os.path.exists(sockets(warm.folder)[0])
+
+
+def test_ctrl_c_on_a_forwarded_call_stops_it_in_the_daemon_too(mcp_beta, warm):
+    warm("tools", "--mcp", mcp_beta.url, "--keep-warm", "60")
+    before = served(warm)
+    command = ["call", "--mcp", mcp_beta.url, "slow_count", "-a", "seconds=600"]
+    client = subprocess.Popen(
+        [sys.executable, "-m", "fleet_tui", *command],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=warm.cwd,
+        env=warm.env,
+    )
+    try:
+        assert client.stderr is not None
+        wait_for(lambda: "Connected" in client.stderr.readline(), "the forwarded call starting")
+        time.sleep(0.5)  # the call is on its way to the server
+        client.send_signal(signal.SIGINT)
+        _, stderr = client.communicate(timeout=60)
+    finally:
+        client.kill()
+    assert client.returncode == 130
+    assert stderr.strip().splitlines()[-1] == "fleet-tui: interrupted"
+    # The daemon dropped the call (it would hold the session for 600 s): the next one runs.
+    assert warm("call", "--mcp", mcp_beta.url, "count").returncode == 0
+    assert served(warm) == before + 1
+
+
+def test_a_command_that_comes_while_the_daemon_is_busy_still_runs_on_its_own(mcp_beta, warm):
+    warm("tools", "--mcp", mcp_beta.url, "--keep-warm", "60")
+    before = served(warm)
+    command = ["call", "--mcp", mcp_beta.url, "slow_count", "-a", "seconds=3"]
+    busy = subprocess.Popen(
+        [sys.executable, "-m", "fleet_tui", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=warm.cwd,
+        env=warm.env,
+    )
+    try:
+        assert busy.stderr is not None
+        wait_for(lambda: "Connected" in busy.stderr.readline(), "the forwarded call starting")
+        meanwhile = warm("call", "--mcp", mcp_beta.url, "whoami")
+        busy.communicate(timeout=60)
+    finally:
+        busy.kill()
+    assert meanwhile.returncode == busy.returncode == 0
+    assert "beta" in meanwhile.stdout
+    assert served(warm) == before + 1, "the slow call was served warm, the other one cold"

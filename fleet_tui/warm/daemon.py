@@ -1,7 +1,8 @@
 """The warm-session daemon: holds one MCP target's session open and runs the `call` and
 `tools` command lines forwarded to it (`client.py`) on it, one at a time, as the command would
 run them itself: the same code, its stdout and stderr written back to the forwarding process
-as they are written. It listens on a Unix socket only its owner can reach (0600, in a 0700
+as they are written (a command that comes while another runs is sent back to run on its own).
+It listens on a Unix socket only its owner can reach (0600, in a 0700
 folder, the peer's uid checked), keeps the target's headers in memory only, and ends after
 `idle_s` seconds without a command, on `fleet-tui warm stop`, or on SIGTERM.
 """
@@ -201,6 +202,8 @@ class WarmDaemon:
                 writer.write(encoded({"stopped": True}))
             elif request.get("status"):
                 writer.write(encoded(self.status()))
+            elif self._turn.locked():  # serving another command: this one runs on its own now
+                writer.write(encoded({"cold": True}))
             else:
                 async with self._turn:
                     self._busy = True
