@@ -191,6 +191,28 @@ async def test_reconnect_brings_a_restarted_endpoint_back(mcp_alpha):
     assert union.endpoints()[0].state is EndpointState.CLOSED
 
 
+async def test_connect_keeping_open_endpoints_reopens_only_those_down(mcp_alpha, mcp_beta):
+    union = McpUnion([mcp_alpha.url, mcp_beta.url])
+    lines: list[str] = []
+    try:
+        await union.connect()
+        alpha, beta = union._endpoints
+        kept = alpha._session
+        beta.mark_down("pretend the server went away")
+        await union.connect(lines.append, keep_open=True)
+        after = alpha._session
+        states = [status.state for status in union.endpoints()]
+        result = await union.call_tool("picture", {})
+    finally:
+        await union.close()
+
+    assert after is kept, "an endpoint that was up keeps its connection"
+    assert states == [EndpointState.UP, EndpointState.UP]
+    assert not result.is_error
+    assert lines[0] == f"Connecting to MCP endpoints {mcp_alpha.url}, {mcp_beta.url}"
+    assert lines[-1].startswith("Connected 2/2 MCP endpoints in ")
+
+
 async def test_mcp_env_has_no_reset(mcp_alpha):
     env = McpEnv(McpTarget(urls=[mcp_alpha.url]))
     try:
