@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "read": "read one MCP resource and print its contents",
     "prompts": "list the MCP prompts of a target",
     "prompt": "get one MCP prompt with its arguments and print its messages",
+    "info": "show each MCP server's name, version, capabilities and instructions",
     "reset": "reset the env",
     "verify": "run a task's verifier",
     "tasks": "list the tasks of an OpenEnv server",

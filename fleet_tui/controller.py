@@ -10,6 +10,7 @@ in the order they happen.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +31,7 @@ from fleet_tui.envs.capabilities import (
     ResetsIntoTask,
     ServesCatalog,
     SetsLogLevel,
+    TellsRootsChanged,
     unwrapped,
 )
 from fleet_tui.envs.catalog import PromptResult, ReadResult
@@ -42,6 +44,7 @@ from fleet_tui.envs.server_events import (
     check_level,
     listen_to_servers,
 )
+from fleet_tui.envs.server_requests import root_problem
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
 from fleet_tui.session_records import (
@@ -205,6 +208,25 @@ class SessionController:
         if not isinstance(env, SetsLogLevel):
             return [f"{self.target.describe()} has no MCP servers to ask"]
         return await env.set_log_level(self.client_handlers.log_level)
+
+    def roots(self) -> list[str]:
+        """The root directories offered to servers that ask (paths or file:// URIs)."""
+        offered = self.client_handlers.roots
+        return list(offered()) if offered is not None else []
+
+    async def set_roots(self, roots: list[str]) -> list[str]:
+        """Offer `roots` (`~` expanded) from now on and tell the connected servers they
+        changed; one line per server that could not be told. ValueError, in plain words,
+        when one is not a directory (the roots offered stay as they were)."""
+        expanded = [r if r.startswith("file://") else os.path.expanduser(r) for r in roots]
+        problems = [problem for root in expanded if (problem := root_problem(root)) is not None]
+        if problems:
+            raise ValueError("; ".join(problems))
+        self.client_handlers.roots = lambda: list(expanded)
+        env = unwrapped(self.env)
+        if not self.connected or not isinstance(env, TellsRootsChanged):
+            return []
+        return await env.roots_changed()
 
     # -- calls -------------------------------------------------------------------------------------
 

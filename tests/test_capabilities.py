@@ -15,6 +15,7 @@ from fleet_tui.envs.capabilities import (
     ResetsIntoTask,
     ServesCatalog,
     SetsLogLevel,
+    TellsRootsChanged,
     unwrapped,
 )
 from fleet_tui.envs.factory import make_env
@@ -31,6 +32,7 @@ CAPABILITIES = [
     Heartbeating,
     SetsLogLevel,
     ServesCatalog,
+    TellsRootsChanged,
 ]
 
 OFFERED = {
@@ -43,11 +45,12 @@ OFFERED = {
             Heartbeating,
             SetsLogLevel,
             ServesCatalog,
+            TellsRootsChanged,
         },
     ),
     "mcp": (
         McpTarget(urls=["http://127.0.0.1:9/mcp"]),
-        {Reconnectable, SetsLogLevel, ServesCatalog},
+        {Reconnectable, SetsLogLevel, ServesCatalog, TellsRootsChanged},
     ),
     "openenv": (
         OpenEnvTarget(url="http://127.0.0.1:9"),

@@ -5,7 +5,6 @@ without it every elicitation and sampling request is declined)."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fleet_tui.commands.output import warn
@@ -39,10 +38,12 @@ def add_elicit_argument(parser: argparse.ArgumentParser) -> None:
 
 def roots_from_args(args: argparse.Namespace) -> list[str]:
     """The root directories to offer; EnvError (exit 2) for one that is not a directory."""
+    from fleet_tui.envs.server_requests import root_problem
+
     roots: list[str] = getattr(args, "roots", None) or ["."]
     for root in roots:
-        if not root.startswith("file://") and not Path(root).is_dir():
-            raise EnvError(f"--root {root}: not a directory")
+        if (problem := root_problem(root)) is not None:
+            raise EnvError(f"--root {problem}")
     return roots
 
 

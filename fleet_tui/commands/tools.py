@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from fleet_tui.commands.client_options import HeadlessAnswers, add_root_argument
 from fleet_tui.commands.output import out, print_json, table
@@ -13,6 +14,9 @@ from fleet_tui.envs.base import EndpointStatus, Env, Tool
 from fleet_tui.envs.tool_hints import hint_words, task_note
 from fleet_tui.text import one_line, visible
 
+if TYPE_CHECKING:
+    from fleet_tui.commands.lifecycle import Work
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
@@ -22,13 +26,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_keep_warm_argument(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def run_answering_servers(
+    args: argparse.Namespace, work: Work, keep_warm: float | None = None
+) -> int:
+    """Run `work` on the target, answering what its servers ask (`--root`) and showing what
+    they send (`--log-level`, `--trace`); shared with `info`. `keep_warm`: see `run_on_env`."""
     from fleet_tui.commands.lifecycle import run_on_env
 
     answers = HeadlessAnswers.from_args(args)
     target = target_from_args(args)
-    server = ServerOutput(args.log_level, trace=args.trace)
+    with ServerOutput(args.log_level, trace=args.trace) as server:
+        return run_on_env(target, work, answers.serve(server.handlers), keep_warm=keep_warm)
 
+
+def run(args: argparse.Namespace) -> int:
     async def work(env: Env) -> int:
         tools = await env.list_tools()
         if args.json:
@@ -54,8 +65,7 @@ def run(args: argparse.Namespace) -> int:
         out(f"{len(tools)} tools")
         return 0
 
-    with server:
-        return run_on_env(target, work, answers.serve(server.handlers), keep_warm=args.keep_warm)
+    return run_answering_servers(args, work, keep_warm=args.keep_warm)
 
 
 def endpoint_state(status: EndpointStatus | None, owned: int) -> str:

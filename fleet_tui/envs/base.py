@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from fleet_tui.envs.errors import EnvError as EnvError
+from fleet_tui.envs.server_info import ServerInfo
 
 
 def _bytes_from_base64_json(value: Any, info: ValidationInfo) -> Any:
@@ -204,6 +205,8 @@ class EndpointStatus(BaseModel):
     """How it is reached: "sse" when an HTTP endpoint answered as an SSE endpoint."""
     output: list[str] = Field(default_factory=list)
     """The last lines a stdio server wrote on stderr."""
+    server: ServerInfo | None = None
+    """What the server said about itself when the connection opened (None before)."""
 
 
 class EnvInfo(BaseModel):

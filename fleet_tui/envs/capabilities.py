@@ -110,6 +110,15 @@ class SetsLogLevel(Protocol):
 
 
 @runtime_checkable
+class TellsRootsChanged(Protocol):
+    """Speaks MCP, so it can tell its servers the roots the client offers changed."""
+
+    async def roots_changed(self) -> list[str]:
+        """One line per server that could not be told (none: all were)."""
+        ...
+
+
+@runtime_checkable
 class ServesCatalog(Protocol):
     """Speaks MCP, so its servers' resources, resource templates and prompts can be listed,
     read and got (`McpCatalog`); raises EnvError while not connected."""

@@ -307,6 +307,9 @@ class FleetEnv:
     async def set_log_level(self, level: str) -> list[str]:
         return await self._connected_union().set_log_level(level)
 
+    async def roots_changed(self) -> list[str]:
+        return await self._connected_union().roots_changed()
+
     async def reconnect(self, progress: Progress | None = None) -> None:
         await self._connected_union().reconnect(progress)
 

@@ -93,8 +93,13 @@ class ClientHandlers:
         options: dict[str, Any] = {}
         if self.on_notification:
             options["message_handler"] = self._message_handler(url)
-        options.update(server_request_callbacks(url, self.elicit, self.sample, self.roots))
+        roots = self._current_roots if self.roots is not None else None
+        options.update(server_request_callbacks(url, self.elicit, self.sample, roots))
         return options
+
+    def _current_roots(self) -> list[str]:
+        """The roots as `roots` gives them now (it may be replaced while connected)."""
+        return self.roots() if self.roots is not None else []
 
     def _message_handler(self, url: str) -> Callable[[Any], Awaitable[None]]:
         async def handle(message: Any) -> None:

@@ -20,6 +20,7 @@ from fleet_tui.envs.base import EndpointState, EndpointStatus
 from fleet_tui.envs.errors import is_retryable
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_transports import EndpointSpec, Transport
+from fleet_tui.envs.server_info import server_info
 from fleet_tui.text import describe_error, leaf_errors, one_line
 
 if TYPE_CHECKING:
@@ -213,7 +214,8 @@ class McpEndpoint:
                 **self.handlers.session_options(self.url),
             ) as session,
         ):
-            await session.initialize()
+            initialized = await session.initialize()
+            self.status.server = server_info(initialized)
             self._session = session
             self._set_state(EndpointState.UP)
             self._connected.set()
@@ -319,6 +321,22 @@ class McpEndpoint:
             with warnings.catch_warnings():  # raised when the coroutine is made, not awaited
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
                 return session.set_logging_level(level)  # type: ignore[arg-type]
+
+        await self.request(send, self.timeouts.list)
+
+    async def roots_changed(self) -> None:
+        """Tell the server the client's roots changed (notifications/roots/list_changed).
+
+        The SDK marks roots deprecated as of spec 2026-07-28; servers speaking the handshake
+        versions still ask for them: its warning is silenced here, as for logging."""
+        import warnings
+
+        from mcp.shared.exceptions import MCPDeprecationWarning
+
+        def send(session: ClientSession) -> Awaitable[None]:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                return session.send_roots_list_changed()
 
         await self.request(send, self.timeouts.list)
 

@@ -303,6 +303,18 @@ class McpUnion:
         ]
         return problems
 
+    async def roots_changed(self) -> list[str]:
+        """Tell every connected endpoint the roots changed; one line per one that failed."""
+        up = [endpoint for endpoint in self._endpoints if endpoint.is_up]
+        outcomes = await asyncio.gather(
+            *(endpoint.roots_changed() for endpoint in up), return_exceptions=True
+        )
+        return [
+            f"{endpoint.url}: {describe_error(outcome)}"
+            for endpoint, outcome in zip(up, outcomes, strict=True)
+            if isinstance(outcome, BaseException)
+        ]
+
     # -- state ---------------------------------------------------------------------------------
 
     def endpoints(self) -> list[EndpointStatus]:
@@ -397,6 +409,9 @@ class McpEnv:
 
     async def set_log_level(self, level: str) -> list[str]:
         return await self.union.set_log_level(level)
+
+    async def roots_changed(self) -> list[str]:
+        return await self.union.roots_changed()
 
     def endpoints(self) -> list[EndpointStatus]:
         return self.union.endpoints()

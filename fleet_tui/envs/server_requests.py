@@ -87,3 +87,10 @@ def root_uris(paths: list[str]) -> list[str]:
     """`file://` URIs for root directories given as paths (relative to the current directory)
     or already as `file://` URIs."""
     return [p if p.startswith("file://") else Path(p).resolve().as_uri() for p in paths]
+
+
+def root_problem(path: str) -> str | None:
+    """Why `path` cannot be offered as a root (it is not a directory), or None."""
+    if path.startswith("file://") or Path(path).is_dir():
+        return None
+    return f"{path}: not a directory"
