@@ -90,6 +90,8 @@ def main() -> None:
     finally:
         subprocess.run([*ours[:3], "warm", "stop"], env=runtime_env(warm), capture_output=True)
         server.kill()
+        for folder in (cold, warm):
+            shutil.rmtree(folder, ignore_errors=True)
     cold_s, warm_s, theirs = (statistics.median(t[1:]) for t in times.values())
     print(
         f"one-shot call: fleet-tui {cold_s * 1000:.0f} ms, through a warm session "
