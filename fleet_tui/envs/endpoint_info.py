@@ -11,12 +11,11 @@ TRANSPORTS = {"http": "streamable HTTP", "sse": "SSE", "stdio": "stdio"}
 
 
 def endpoint_rows(endpoint: EndpointStatus) -> list[tuple[str, str]]:
-    """(label, value) rows: transport, state, then the server's name and version, title,
-    website, protocol version and capabilities once it answered `initialize`."""
-    rows = [
-        ("Transport", TRANSPORTS[endpoint.transport]),
-        ("State", f"{endpoint.state.value} · {endpoint.tool_count} tools"),
-    ]
+    """(label, value) rows: its transport, state and tools, then the server's name and
+    version, title, website, protocol version and capabilities once it answered
+    `initialize`."""
+    connection = f"{TRANSPORTS[endpoint.transport]} · {endpoint.state.value}"
+    rows = [("Connection", f"{connection} · {endpoint.tool_count} tools")]
     if endpoint.error:
         rows.append(("Error", endpoint.error))
     info = endpoint.server

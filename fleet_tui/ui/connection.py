@@ -138,7 +138,8 @@ class ConnectionSetup(AppPart):
 
     def action_show_endpoints(self) -> None:
         env = self.controller.env
-        self.push_screen(EndpointsScreen(env.endpoints() if env is not None else []))
+        endpoints = env.endpoints() if env is not None else []
+        self.push_screen(EndpointsScreen(endpoints, self.controller))
 
     def action_reconnect(self) -> None:
         if self.shutting_down:

@@ -50,6 +50,7 @@ AREAS: dict[str, str] = {
     "prompts": "Prompts",
     "arguments": "Prompt or template arguments",
     "trajectory": "Trajectory pane",
+    "info": "MCP endpoints (server info, instructions, roots)",
 }
 
 ACTIONS: list[Action] = [
@@ -72,9 +73,9 @@ ACTIONS: list[Action] = [
     Action("show_history", "f3", "Show the history", short="History"),
     Action(
         "show_endpoints",
-        "",
-        "Show the MCP endpoints (and what stdio servers wrote on stderr)",
-        short="Endpoints",
+        "f4",
+        "Show the MCP endpoints: server info, instructions, roots, stderr",
+        short="Info",
         show=False,
     ),
     Action("show_log", "f9", "Show the servers' log messages", short="Log", show=False),
@@ -222,6 +223,11 @@ ACTIONS: list[Action] = [
     Action("refresh_list", "r", "List the resources again", area="resources", short="Refresh"),
     Action("refresh_list", "r", "List the prompts again", area="prompts", short="Refresh"),
     Action("cancel", "escape", "Cancel", area="arguments", palette=False),
+    Action(
+        "edit_roots", "e", "Add a root directory (type its path, enter)", area="info", palette=False
+    ),
+    Action("remove_root", "delete", "Remove the highlighted root", area="info", palette=False),
+    Action("dismiss", "escape", "Close", area="info", palette=False),
     Action("close", "escape", "Close", area="image", palette=False),
     Action("save_image", "s", "Save as PNG", area="image", palette=False),
     Action(

@@ -1,0 +1,63 @@
+"""The app's info view (f4, the palette's "Show the MCP endpoints"): each server's name,
+version and instructions shown literally, and the roots offered changed there, which
+server-everything's get-roots-list then lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fleet_tui.envs.targets import McpTarget
+from fleet_tui.ui.screens.endpoints import EndpointsScreen
+from tests.app_driver import SIZE, call, hold_cursors_still, screen_text, wait_connected, wait_for
+
+
+async def test_the_info_view_shows_each_servers_info_and_instructions_literally(mcp_instructed):
+    from fleet_tui.ui.app import FleetTuiApp
+
+    app = FleetTuiApp(McpTarget(urls=[mcp_instructed.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("f4")
+        await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
+        shown = await wait_for(
+            pilot, lambda: "Instructions" in screen_text(app) and screen_text(app)
+        )
+        assert "Server        instructed [b]server[/b] 3.1.4" in shown
+        assert "Title         Instructed ␛[1mTitle" in shown
+        assert "Website       https://example.com/instructed" in shown
+        assert "Call [bold red]x[/] first." in shown
+        assert (
+            "See [link=https://evil.example]the docs[/link] and [@click=app.quit]quit[/]." in shown
+        )
+        assert "␛[31mred by escape␛[0m, and a lone [/]" in shown
+        assert Path.cwd().as_uri() in shown  # the roots offered
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, EndpointsScreen))
+
+
+async def test_roots_added_in_the_info_view_reach_get_roots_list(everything_http, tmp_path):
+    from fleet_tui.ui.app import FleetTuiApp
+
+    app = FleetTuiApp(McpTarget(urls=[everything_http.url]), roots=["."])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        first = await call(pilot, "get-roots-list")
+        assert str(tmp_path) not in first.result.text()
+        await pilot.press("f4")
+        await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
+        await pilot.press("e")
+        await pilot.press(*str(tmp_path / "missing"), "enter")
+        await wait_for(pilot, lambda: "missing: not a directory" in screen_text(app))
+        assert app.controller.roots() == ["."]
+        await pilot.press("ctrl+u", *str(tmp_path), "enter")
+        await wait_for(pilot, lambda: "the servers were told" in screen_text(app))
+        assert app.controller.roots() == [".", str(tmp_path)]
+        hold_cursors_still(app)
+        app.save_screenshot(path=str(tmp_path), filename="info.svg")
+        await pilot.press("escape")
+        listed = ""
+        for _ in range(50):  # the server asks for the roots again once told they changed
+            listed = (await call(pilot, "get-roots-list")).result.text()
+            if tmp_path.as_uri() in listed:
+                break
+        assert tmp_path.as_uri() in listed
