@@ -1,4 +1,4 @@
-"""The app's info view (f4, the palette's "Show the MCP endpoints"): each server's name,
+"""The app's info view (ctrl+f, the palette's "Show the MCP endpoints"): each server's name,
 version and instructions shown literally, and the roots offered changed there, which
 server-everything's get-roots-list then lists."""
 
@@ -17,7 +17,7 @@ async def test_the_info_view_shows_each_servers_info_and_instructions_literally(
     app = FleetTuiApp(McpTarget(urls=[mcp_instructed.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
-        await pilot.press("f4")
+        await pilot.press("ctrl+f")
         await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
         shown = await wait_for(
             pilot, lambda: "Instructions" in screen_text(app) and screen_text(app)
@@ -43,7 +43,7 @@ async def test_roots_added_in_the_info_view_reach_get_roots_list(everything_http
         await wait_connected(pilot)
         first = await call(pilot, "get-roots-list")
         assert str(tmp_path) not in first.result.text()
-        await pilot.press("f4")
+        await pilot.press("ctrl+f")
         await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
         await pilot.press("e")
         await pilot.press(*str(tmp_path / "missing"), "enter")
@@ -61,3 +61,24 @@ async def test_roots_added_in_the_info_view_reach_get_roots_list(everything_http
             if tmp_path.as_uri() in listed:
                 break
         assert tmp_path.as_uri() in listed
+
+
+async def test_a_root_is_removed_with_delete_and_long_instructions_are_cut(
+    mcp_long_instructions, tmp_path
+):
+    from fleet_tui.ui.app import FleetTuiApp
+
+    app = FleetTuiApp(McpTarget(urls=[mcp_long_instructions.url]), roots=[".", str(tmp_path)])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
+        shown = await wait_for(pilot, lambda: "line 000000" in (text := screen_text(app)) and text)
+        assert "Server        instructed [b]server[/b] 3.1.4" in shown
+        instructions = app.screen.query(".info-text").first().render()
+        assert "instructions cut: the server sent 222,000 characters" in str(instructions)
+        await pilot.click("#root-list")
+        await pilot.press("home", "delete")
+        await wait_for(pilot, lambda: "the servers were told" in screen_text(app))
+        assert app.controller.roots() == [str(tmp_path)]
+        assert Path.cwd().as_uri() not in screen_text(app)

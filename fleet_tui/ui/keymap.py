@@ -73,7 +73,7 @@ ACTIONS: list[Action] = [
     Action("show_history", "f3", "Show the history", short="History"),
     Action(
         "show_endpoints",
-        "f4",
+        "ctrl+f",  # free in text boxes too (f4 is the form's raw JSON)
         "Show the MCP endpoints: server info, instructions, roots, stderr",
         short="Info",
         show=False,
