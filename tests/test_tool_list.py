@@ -3,10 +3,12 @@ the mouse, and the fuzzy ranking behind its filter."""
 
 from __future__ import annotations
 
+import re
+
 from textual.app import App, ComposeResult
 
 from fleet_tui.envs.base import Tool
-from fleet_tui.ui.fuzzy import FuzzyRanker, fuzzy_rank
+from fleet_tui.ui.fuzzy import FuzzyRanker, fuzzy_rank, word_hits
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_rows import ToolRows
 
@@ -165,3 +167,10 @@ def test_ranking_narrowed_from_a_shorter_query_equals_ranking_afresh():
     assert [t.name for t, o in fuzzy_rank("sevrl", tools)] == ["create_label"]
     assert fuzzy_rank("sevrl", tools)[0][1] == []
     assert [t.name for t, _ in fuzzy_rank("", tools)] == [t.name for t in tools]
+
+
+def test_word_starts_are_counted_as_the_regex_word_runs_begin():
+    for text in ["list_issues", "x²y éclair", "a-b.c d\u0301e", "__init__ ٣rd", "--"]:
+        starts = {match.start() for match in re.finditer(r"\w+", text)}
+        for offset in range(len(text)):
+            assert word_hits(text, [offset]) == (offset in starts), (text, offset)

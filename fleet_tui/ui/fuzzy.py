@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import OrderedDict
+from collections.abc import Iterable
 from itertools import pairwise
 
 from fleet_tui.envs.base import Tool
@@ -24,17 +25,25 @@ REMEMBERED_QUERIES = 32
 Ranked = list[tuple[Tool, list[int]]]
 
 
-def word_starts(text: str) -> frozenset[int]:
-    return frozenset(match.start() for match in re.finditer(r"\w+", text))
+def word_hits(text: str, offsets: Iterable[int]) -> int:
+    """How many of `offsets` begin a word of `text` (a run of `\\w` characters, as `re` has them:
+    `str.isalnum` or `_`)."""
+    hits = 0
+    for offset in offsets:
+        before = text[offset - 1] if offset else " "
+        letter = text[offset]
+        if (letter.isalnum() or letter == "_") and not (before.isalnum() or before == "_"):
+            hits += 1
+    return hits
 
 
-def score(query: str, text: str, offsets: list[int], starts: frozenset[int]) -> float:
-    """Textual's fuzzy score of `query` at `offsets` of `text`, whose words begin at `starts`:
-    1.5 times more when the query occurs as a whole, twice when it is the whole text."""
+def score(query: str, text: str, offsets: list[int]) -> float:
+    """Textual's fuzzy score of `query` at `offsets` of `text`: 1.5 times more when the query
+    occurs as a whole, twice when it is the whole text."""
     count = len(offsets)
     groups = 1 + sum(1 for left, right in pairwise(offsets) if right != left + 1)
     together = (count - (groups - 1)) / count
-    points = (count + len(starts.intersection(offsets))) * (1 + together * together)
+    points = (count + word_hits(text, offsets)) * (1 + together * together)
     return points * (2.0 if text == query else 1.5 if groups == 1 else 1.0)
 
 
@@ -77,9 +86,7 @@ class FuzzyRanker:
     def __init__(self, tools: list[Tool]) -> None:
         self.tools = tools
         self._names = [tool.name.lower() for tool in tools]
-        self._name_starts: dict[int, frozenset[int]] = {}
         self._descriptions = [tool.description[:DESCRIPTION_CHARS].lower() for tool in tools]
-        self._description_starts: dict[int, frozenset[int]] = {}
         self._matched: OrderedDict[str, list[int]] = OrderedDict()
 
     def rank(self, query: str) -> Ranked:
@@ -121,12 +128,12 @@ class FuzzyRanker:
         matched: list[int] = []
         points: list[float] = []  # negated, so an ascending sort puts the best first
         for index in candidates:
-            found = points_of(query, pattern, names[index], self._name_starts, index)
+            found = points_of(query, pattern, names[index])
             if found is None:
                 text = descriptions[index]
                 if query[0] not in text:
                     continue
-                found = points_of(query, pattern, text, self._description_starts, index)
+                found = points_of(query, pattern, text)
                 if found is None:
                     continue
                 found *= 0.5
@@ -136,23 +143,15 @@ class FuzzyRanker:
         return [matched[k] for k in sorted(range(len(matched)), key=points.__getitem__)]
 
 
-def points_of(
-    query: str, pattern: re.Pattern[str], text: str, starts: dict[int, frozenset[int]], index: int
-) -> float | None:
-    """`score` of `query` (lower case) in `text`, tool `index`'s name or description, or None
-    when it does not match; its word starts are kept in `starts` once needed."""
+def points_of(query: str, pattern: re.Pattern[str], text: str) -> float | None:
+    """`score` of `query` (lower case) in `text`, or None when it does not match."""
     at = text.find(query)
-    offsets = range(at, at + len(query)) if at >= 0 else placement(query, pattern, text)
-    if offsets is None:
-        return None
-    words = starts.get(index)
-    if words is None:
-        words = starts[index] = word_starts(text)
-    if at >= 0:  # the query as a whole: `score` without its arithmetic for scattered letters
-        return (
-            (len(query) + len(words.intersection(offsets))) * 2.0 * (2.0 if text == query else 1.5)
-        )
-    return score(query, text, offsets, words)
+    if at < 0:
+        offsets = placement(query, pattern, text)
+        return None if offsets is None else score(query, text, offsets)
+    # The query as a whole: `score` without its arithmetic for scattered letters.
+    hits = word_hits(text, range(at, at + len(query)))
+    return (len(query) + hits) * 2.0 * (2.0 if text == query else 1.5)
 
 
 def fuzzy_rank(query: str, tools: list[Tool]) -> Ranked:
