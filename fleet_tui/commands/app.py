@@ -83,9 +83,6 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     args.roots = roots_from_args(args)
     target = target_from_args(args)
-    from fleet_tui.ui import terminal_probe
+    from fleet_tui.ui.loading import load_app
 
-    terminal_probe.start()  # while the app's modules load
-    from fleet_tui.ui.run import run_app
-
-    return run_app(target, args)
+    return load_app()(target, args)

@@ -19,9 +19,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from fleet_tui.envs.targets import LocalTarget
-    from fleet_tui.ui import terminal_probe
+    from fleet_tui.ui.loading import load_app
 
-    terminal_probe.start()  # while the app's modules load
-    from fleet_tui.ui.run import run_app
-
-    return run_app(LocalTarget(env_key=DEMO_ENV, keep=args.keep), args)
+    return load_app()(LocalTarget(env_key=DEMO_ENV, keep=args.keep), args)
