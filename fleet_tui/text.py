@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any
@@ -206,6 +205,8 @@ def shortened(text: str, limit: int) -> str:
 
 def pretty_json(value: Any) -> str:
     """`value` as indented JSON, non-ASCII characters as themselves, anything else as its str."""
+    import json  # not loaded for `--help`
+
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 

@@ -86,13 +86,13 @@ def test_widgets_and_screens_do_not_import_the_app(source: Path) -> None:
 
 def test_help_loads_no_models_and_no_network_or_ui_library() -> None:
     """`fleet-tui --help` stays fast: no pydantic (the models), asyncio, Textual or mcp, nor the
-    MCP client's handlers (their dataclasses import `inspect`)."""
+    MCP client's handlers (their dataclasses import `inspect`), nor json."""
     code = (
         "import sys, contextlib, io\n"
         "from fleet_tui.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
         "    main(['--help'])\n"
-        "heavy = {'pydantic', 'asyncio', 'textual', 'mcp', 'inspect'}\n"
+        "heavy = {'pydantic', 'asyncio', 'textual', 'mcp', 'inspect', 'json'}\n"
         "heavy.add('fleet_tui.envs.mcp_client')\n"
         "print(sorted(heavy & set(sys.modules)))"
     )

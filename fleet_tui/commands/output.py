@@ -3,7 +3,6 @@ environment text cleaned first (`fleet_tui.text`)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -42,6 +41,8 @@ def print_json(data: Any) -> None:
 def print_json_line(data: Any) -> None:
     """`data` as one line of JSON on stdout (a stream of events), without secrets; every
     non-ASCII character escaped."""
+    import json  # not loaded for `--help`
+
     text = json.dumps(without_secrets(data), separators=(",", ":"), default=str)
     print(hide_secret_values(text), flush=True)
 
