@@ -18,6 +18,7 @@ from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session.trajectory_run import TrajectoryRun
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
+from fleet_tui.ui.screens.endpoints import EndpointsScreen
 from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.catalog_panes import ResourcesPane
 from fleet_tui.ui.widgets.trajectory_pane import TrajectorySteps
@@ -172,7 +173,20 @@ async def catalog_resources(pilot) -> None:
     await pilot.pause(0.3)
 
 
-MCP_FLOWS: dict[str, Walk] = {"resources": steady(catalog_resources)}
+async def catalog_info(pilot) -> None:
+    """The info view (ctrl+f) on the catalog server: its info and instructions, two roots."""
+    app = pilot.app
+    await wait_connected(pilot)
+    await app.controller.set_roots(["file:///home/ada/project", "file:///srv/data"])
+    await pilot.press("ctrl+f")
+    await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
+    await pilot.pause(0.3)
+
+
+MCP_FLOWS: dict[str, Walk] = {
+    "resources": steady(catalog_resources),
+    "info": steady(catalog_info),
+}
 """Picture name -> the walk that sets it up, on an app connected to the catalog server."""
 
 
