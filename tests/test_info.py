@@ -11,10 +11,11 @@ import re
 import pytest
 
 from fleet_tui.controller import SessionController
-from fleet_tui.envs.server_info import MAX_INSTRUCTIONS
+from fleet_tui.envs.server_info import MAX_CAPABILITIES, MAX_INSTRUCTIONS, capability_lines
 from fleet_tui.envs.targets import McpTarget
 from tests.cli_run import fleet_tui
 from tests.fixtures.info_server import HOSTILE_INSTRUCTIONS, LONG_INSTRUCTIONS
+from tests.test_transports import STDIO_COMMAND
 
 
 def test_info_shows_the_server_as_it_described_itself_with_its_text_literal(mcp_instructed):
@@ -117,3 +118,23 @@ async def test_a_root_that_is_not_a_directory_is_refused_and_the_roots_stay(tmp_
     with pytest.raises(ValueError, match=f"^{re.escape(str(missing))}: not a directory$"):
         await controller.set_roots([".", str(missing)])
     assert controller.roots() == ["."]
+
+
+def test_capabilities_are_told_by_name_with_their_flags_and_bounded():
+    told = capability_lines(
+        {"tools": {"listChanged": True}, "resources": {"subscribe": True}, "logging": {}}
+    )
+    many = capability_lines({f"x-{n:03d}": {} for n in range(MAX_CAPABILITIES + 5)})
+
+    assert told == ["tools (list changes)", "resources (subscriptions)", "logging"]
+    assert capability_lines({}) == ["(none declared)"]
+    assert len(many) == MAX_CAPABILITIES + 1 and many[-1] == "… and 5 more"
+
+
+def test_info_shows_a_stdio_servers_stderr():
+    result = fleet_tui("info", "--stdio", STDIO_COMMAND)
+
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  Connection    stdio · up · 2 tools" in lines
+    assert re.search(r"^  stderr\n    pid \d+$", result.stdout, re.MULTILINE)

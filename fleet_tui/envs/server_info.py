@@ -23,6 +23,8 @@ MAX_FIELD = 1_000
 FEATURES = ("tools", "resources", "prompts", "logging", "completions")
 """The server capabilities told one a line, in this order (others follow by name)."""
 FLAGS = {"listChanged": "list changes", "subscribe": "subscriptions"}
+MAX_CAPABILITIES = 40
+"""Capabilities told by name; past them, how many more."""
 
 
 class ServerInfo(BaseModel):
@@ -71,10 +73,12 @@ def capability_lines(capabilities: dict[str, Any]) -> list[str]:
     names = [name for name in FEATURES if name in capabilities]
     names += sorted(name for name in capabilities if name not in FEATURES)
     lines = []
-    for name in names:
+    for name in names[:MAX_CAPABILITIES]:
         value = capabilities[name]
         flags = [FLAGS[flag] for flag in FLAGS if isinstance(value, dict) and value.get(flag)]
-        lines.append(f"{name} ({', '.join(flags)})" if flags else name)
+        lines.append(f"{_short(name)} ({', '.join(flags)})" if flags else _short(name) or "")
+    if len(names) > MAX_CAPABILITIES:
+        lines.append(f"… and {len(names) - MAX_CAPABILITIES:,} more")
     return lines or ["(none declared)"]
 
 
