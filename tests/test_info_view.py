@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.screens.endpoints import EndpointsScreen
-from tests.app_driver import SIZE, call, hold_cursors_still, screen_text, wait_connected, wait_for
+from tests.app_driver import SIZE, call, screen_text, wait_connected, wait_for
 
 
 async def test_the_info_view_shows_each_servers_info_and_instructions_literally(mcp_instructed):
@@ -52,8 +52,9 @@ async def test_roots_added_in_the_info_view_reach_get_roots_list(everything_http
         await pilot.press("ctrl+u", *str(tmp_path), "enter")
         await wait_for(pilot, lambda: "the servers were told" in screen_text(app))
         assert app.controller.roots() == [".", str(tmp_path)]
-        hold_cursors_still(app)
-        app.save_screenshot(path=str(tmp_path), filename="info.svg")
+        await pilot.press(*f"{tmp_path}/../{tmp_path.name}", "enter")
+        await wait_for(pilot, lambda: "already offered: " in screen_text(app))
+        assert app.controller.roots() == [".", str(tmp_path)]
         await pilot.press("escape")
         listed = ""
         for _ in range(50):  # the server asks for the roots again once told they changed

@@ -4,6 +4,8 @@ typed, delete removes the highlighted one, and the servers are told
 
 from __future__ import annotations
 
+import os
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -14,6 +16,11 @@ from textual.widgets.option_list import Option
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.server_requests import root_uris
 from fleet_tui.text import describe_error, visible
+
+
+def offered_uri(path: str) -> str:
+    """The URI a path typed would be offered as (`~` expanded, relative to here)."""
+    return root_uris([path if path.startswith("file://") else os.path.expanduser(path)])[0]
 
 
 class RootsEditor(Vertical):
@@ -43,8 +50,8 @@ class RootsEditor(Vertical):
         roots = self.controller.roots()
         if not path:
             self._note("type a directory's path, then enter", error=True)
-        elif path in roots:
-            self._note(f"{path} is offered already", error=True)
+        elif offered_uri(path) in root_uris(roots):
+            self._note(f"already offered: {path}", error=True)
         else:
             self._change([*roots, path], f"added {path}")
 
