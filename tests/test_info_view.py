@@ -11,7 +11,7 @@ from fleet_tui.ui.screens.endpoints import EndpointsScreen
 from tests.app_driver import SIZE, call, screen_text, wait_connected, wait_for
 
 
-async def test_the_info_view_shows_each_servers_info_and_instructions_literally(mcp_instructed):
+async def test_the_info_view_shows_server_info_instructions_literally_and_its_keys(mcp_instructed):
     from fleet_tui.ui.app import FleetTuiApp
 
     app = FleetTuiApp(McpTarget(urls=[mcp_instructed.url]))
@@ -31,7 +31,9 @@ async def test_the_info_view_shows_each_servers_info_and_instructions_literally(
         )
         assert "␛[31mred by escape␛[0m, and a lone [/]" in shown
         assert Path.cwd().as_uri() in shown  # the roots offered
-        await pilot.press("escape")
+        await pilot.press("f1")  # its keys
+        await wait_for(pilot, lambda: "Add a root directory" in screen_text(app))
+        await pilot.press("escape", "escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, EndpointsScreen))
 
 

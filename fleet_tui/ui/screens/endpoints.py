@@ -64,7 +64,11 @@ class EndpointsScreen(ModalScreen[None]):
     esc closes it."""
 
     HELP_AREA = "info"
-    BINDINGS = [*bindings_for("info"), Binding("q", "dismiss", "Close", show=False)]
+    BINDINGS = [
+        *bindings_for("info"),
+        Binding("q", "dismiss", "Close", show=False),
+        Binding("f1", "app.help", "Help", show=False),  # a modal screen hides the app's keys
+    ]
 
     def __init__(self, endpoints: list[EndpointStatus], controller: SessionController) -> None:
         super().__init__()
