@@ -92,25 +92,27 @@ class LoopbackCallback:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT_S)
-            status, page = self._answer(head.decode("latin-1"))
-        except (asyncio.LimitOverrunError, asyncio.IncompleteReadError, TimeoutError):
-            status, page = 400, "The request could not be read."
-        except (ConnectionError, OSError):
-            writer.close()
-            return
-        body = f"{page}\n".encode()
-        writer.write(
-            f"HTTP/1.1 {status} {REASONS[status]}\r\n"
-            "Content-Type: text/plain; charset=utf-8\r\n"
-            f"Content-Length: {len(body)}\r\n"
-            "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n"
-            "Connection: close\r\n\r\n".encode()
-            + body
-        )
-        with contextlib.suppress(ConnectionError, OSError):
+            try:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT_S)
+                status, page = self._answer(head.decode("latin-1"))
+            except (asyncio.LimitOverrunError, asyncio.IncompleteReadError, TimeoutError):
+                status, page = 400, "The request could not be read."
+            except ValueError:  # a request target urlsplit cannot read
+                status, page = 400, "The request target is not a URL."
+            body = f"{page}\n".encode()
+            writer.write(
+                f"HTTP/1.1 {status} {REASONS[status]}\r\n"
+                "Content-Type: text/plain; charset=utf-8\r\n"
+                f"Content-Length: {len(body)}\r\n"
+                "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n"
+                "Connection: close\r\n\r\n".encode()
+                + body
+            )
             await writer.drain()
-        writer.close()
+        except (ConnectionError, OSError):
+            pass  # the client went away
+        finally:
+            writer.close()
 
     def _answer(self, head: str) -> tuple[int, str]:
         """The status and page for one request's head; a right redirect ends the wait."""
