@@ -56,12 +56,40 @@ async def test_a_malformed_request_target_is_answered_400_and_closed(
     assert answer.startswith("HTTP/1.1 400")
 
 
+async def test_a_head_over_the_bound_is_refused_even_with_the_right_state(
+    listener: LoopbackCallback,
+) -> None:
+    padding = "X-Pad: " + "a" * (oauth_callback.MAX_HEAD_BYTES + 1024)
+    raw = head(listener, f"/callback?code=c1&state={STATE}", padding)
+    answer = await exchange(listener, raw)
+    assert answer.startswith("HTTP/1.1 400") and "could not be read" in answer
+
+
 async def test_a_head_sent_too_slowly_is_refused(
     listener: LoopbackCallback, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(oauth_callback, "READ_TIMEOUT_S", 0.2)
     answer = await exchange(listener, b"GET /callback?state=")  # the head never ends
     assert answer.startswith("HTTP/1.1 400") and "could not be read" in answer
+
+
+async def test_connections_past_the_bound_are_closed_at_once(listener: LoopbackCallback) -> None:
+    port = port_of(listener)
+    idle = [
+        await asyncio.open_connection("127.0.0.1", port)
+        for _ in range(oauth_callback.MAX_CONNECTIONS)
+    ]
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        assert await asyncio.wait_for(reader.read(), 5.0) == b""  # closed, unanswered
+        writer.close()
+    finally:
+        for idle_reader, idle_writer in idle:
+            idle_writer.write_eof()
+            await asyncio.wait_for(idle_reader.read(), 5.0)  # answered and closed: slot freed
+            idle_writer.close()
+    answer = await exchange(listener, head(listener, f"/callback?code=c1&state={STATE}"))
+    assert answer.startswith("HTTP/1.1 200")
 
 
 async def test_a_refusal_redirect_ends_the_wait_with_the_reason(

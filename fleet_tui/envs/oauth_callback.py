@@ -5,7 +5,8 @@ callback`) while a sign-in waits. It answers only a `GET /callback` whose `Host`
 (127.0.0.1 or localhost on its port: a web page that rebinds its name to 127.0.0.1 is refused)
 and whose `state` is the one of the authorization URL shown; such a request carries the code,
 ends the wait and gets a short plain-text page. A request with another state is refused and the
-wait goes on. Each request's head is bounded in bytes and time, the wait in time.
+wait goes on. Each request's head is bounded in bytes and time, the connections served at once
+in number, the wait in time.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ MAX_HEAD_BYTES = 16 * 1024
 """The most a request line and its headers may take."""
 READ_TIMEOUT_S = 10.0
 """How long one connection may take to send its request."""
+MAX_CONNECTIONS = 16
+"""The most connections served at once; one more is closed at once, unanswered."""
 
 
 class SignInFailed(EnvError):
@@ -50,6 +53,7 @@ class LoopbackCallback:
         self._port = 0
         self._state: str | None = None
         self._result: asyncio.Future[Callback] | None = None
+        self._serving = 0
 
     @property
     def redirect_uri(self) -> str:
@@ -63,7 +67,9 @@ class LoopbackCallback:
         """Listen on 127.0.0.1:`port` (0: any free port); OSError when it is taken."""
         await self.close()
         self._result = asyncio.get_running_loop().create_future()
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", port)
+        self._server = await asyncio.start_server(
+            self._serve, "127.0.0.1", port, limit=MAX_HEAD_BYTES
+        )
         self._port = self._server.sockets[0].getsockname()[1]
 
     def expect(self, state: str) -> None:
@@ -91,6 +97,10 @@ class LoopbackCallback:
             self._result.cancel()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._serving >= MAX_CONNECTIONS:
+            writer.close()
+            return
+        self._serving += 1
         try:
             try:
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT_S)
@@ -112,6 +122,7 @@ class LoopbackCallback:
         except (ConnectionError, OSError):
             pass  # the client went away
         finally:
+            self._serving -= 1
             writer.close()
 
     def _answer(self, head: str) -> tuple[int, str]:
@@ -151,7 +162,12 @@ class LoopbackCallback:
         return 200, "fleet-tui is signed in. You can close this tab and go back to the terminal."
 
 
-REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 410: "Gone"}
+REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    404: "Not Found",
+    410: "Gone",
+}
 
 
 def describe_seconds(seconds: float) -> str:
