@@ -100,3 +100,20 @@ async def test_a_refusal_redirect_ends_the_wait_with_the_reason(
     assert answer.startswith("HTTP/1.1 200") and "refused (access_denied no thanks)" in answer
     with pytest.raises(SignInFailed, match="refused: access_denied no thanks"):
         await listener.wait(1.0)
+
+
+async def test_after_reopening_the_previous_state_is_refused(listener: LoopbackCallback) -> None:
+    port = port_of(listener)
+    await listener.open(port)  # a new authorization, on the same port, not yet shown
+    answer = await exchange(listener, head(listener, f"/callback?code=old&state={STATE}"))
+    assert answer.startswith("HTTP/1.1 400") and "state does not match" in answer
+    listener.expect("new-state")
+    answer = await exchange(listener, head(listener, "/callback?code=new&state=new-state"))
+    assert answer.startswith("HTTP/1.1 200")
+    assert (await listener.wait(1.0)).code == "new"
+
+
+async def test_an_empty_expected_state_accepts_nothing(listener: LoopbackCallback) -> None:
+    listener.expect("")
+    answer = await exchange(listener, head(listener, "/callback?code=c1"))
+    assert answer.startswith("HTTP/1.1 400") and "state does not match" in answer

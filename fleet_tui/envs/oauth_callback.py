@@ -66,6 +66,7 @@ class LoopbackCallback:
     async def open(self, port: int = 0) -> None:
         """Listen on 127.0.0.1:`port` (0: any free port); OSError when it is taken."""
         await self.close()
+        self._state = None  # the previous authorization's redirect is not this one's
         self._result = asyncio.get_running_loop().create_future()
         self._server = await asyncio.start_server(
             self._serve, "127.0.0.1", port, limit=MAX_HEAD_BYTES
@@ -143,7 +144,7 @@ class LoopbackCallback:
             return 404, "Not found."
         query = {name: values[0] for name, values in parse_qs(parts.query).items()}
         state = query.get("state", "")
-        if self._state is None or not secrets.compare_digest(state, self._state):
+        if not self._state or not secrets.compare_digest(state, self._state):
             return 400, (
                 "This is not the sign-in fleet-tui is waiting for (its state does not match). "
                 "Nothing was signed in."
