@@ -117,3 +117,17 @@ async def test_an_empty_expected_state_accepts_nothing(listener: LoopbackCallbac
     listener.expect("")
     answer = await exchange(listener, head(listener, "/callback?code=c1"))
     assert answer.startswith("HTTP/1.1 400") and "state does not match" in answer
+
+
+async def test_closing_while_reopening_leaves_the_new_wait_alone(
+    listener: LoopbackCallback,
+) -> None:
+    port = port_of(listener)
+    closing = asyncio.create_task(listener.close())
+    await asyncio.sleep(0)  # the close is under way
+    await listener.open(port)
+    await closing
+    listener.expect("new-state")
+    answer = await exchange(listener, head(listener, "/callback?code=new&state=new-state"))
+    assert answer.startswith("HTTP/1.1 200")
+    assert (await listener.wait(1.0)).code == "new"

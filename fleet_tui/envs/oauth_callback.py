@@ -89,13 +89,15 @@ class LoopbackCallback:
             ) from None
 
     async def close(self) -> None:
+        """Stop listening and end the wait; a later open() is left alone."""
         server, self._server = self._server, None
+        result, self._result = self._result, None
+        if result is not None and not result.done():
+            result.cancel()
         if server is not None:
             server.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.wait_closed(), 2.0)
-        if self._result is not None and not self._result.done():
-            self._result.cancel()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._serving >= MAX_CONNECTIONS:
