@@ -207,3 +207,12 @@ async def test_a_sign_in_asked_in_the_middle_of_a_session_stops_the_request_time
     finally:
         await union.close()
     assert len(browser.asked) == 2 and oauth_server.provider.authorizations == 2
+
+
+async def test_a_refused_token_exchange_is_named_in_one_bounded_line(
+    oauth_server: SignedInServer,
+) -> None:
+    oauth_server.provider.token_refusal = "no " * 5000
+    with pytest.raises(Exception, match=r"failed: Token exchange failed \(400\)") as raised:
+        await tool_names(oauth_server.url, Browser())
+    assert len(str(raised.value)) < 1000 and "\n" not in str(raised.value)

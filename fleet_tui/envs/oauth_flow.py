@@ -37,6 +37,7 @@ from fleet_tui.envs.mcp_http import asks_sign_in
 from fleet_tui.envs.oauth_callback import CALLBACK_PATH, LoopbackCallback, SignInFailed
 from fleet_tui.envs.oauth_store import TokenFile
 from fleet_tui.envs.server_requests import SignInHandler, SignInRequest
+from fleet_tui.text import one_line
 
 SIGN_IN_TIMEOUT_S = 300.0
 """How long a sign-in waits for the browser to come back."""
@@ -108,7 +109,9 @@ class SignInAuth(OAuthClientProvider):
                 ) from None
             return
         except OAuthFlowError as error:
-            raise SignInFailed(f"OAuth sign-in to {self.server_url} failed: {error}") from None
+            # the SDK's message quotes the authorization server's whole reply
+            reason = one_line(str(error), 300)
+            raise SignInFailed(f"OAuth sign-in to {self.server_url} failed: {reason}") from None
         finally:
             await flow.aclose()
             await self.callback.close()
