@@ -216,3 +216,11 @@ async def test_a_refused_token_exchange_is_named_in_one_bounded_line(
     with pytest.raises(Exception, match=r"failed: Token exchange failed \(400\)") as raised:
         await tool_names(oauth_server.url, Browser())
     assert len(str(raised.value)) < 1000 and "\n" not in str(raised.value)
+
+
+async def test_an_authorization_server_reply_over_1_mb_ends_the_sign_in_plainly(
+    oauth_server: SignedInServer,
+) -> None:
+    oauth_server.provider.token_refusal = "no " * 400_000
+    with pytest.raises(Exception, match=r"reply to \S+/token was over 1 MB"):
+        await tool_names(oauth_server.url, Browser())

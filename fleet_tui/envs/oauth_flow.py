@@ -13,6 +13,7 @@ The SDK does discovery, dynamic client registration, PKCE, the token exchange an
 - the authorization URL goes to the session's `SignInHandler` (a dialog in the app, stderr
   headless), and the wait for the browser is bounded (`SIGN_IN_TIMEOUT_S`); the handler
   returning early cancels the sign-in;
+- the authorization server's replies are read up to 1 MB;
 - a failed sign-in is a `SignInFailed` in plain words, never retried; so is a server that
   refuses the token it just issued.
 
@@ -25,7 +26,7 @@ import asyncio
 import contextlib
 import math
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, AsyncIterator
 from urllib.parse import parse_qs, urlsplit
 
 import httpx2
@@ -33,7 +34,7 @@ from mcp.client.auth import OAuthClientProvider, OAuthFlowError
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 from pydantic import AnyUrl
 
-from fleet_tui.envs.mcp_http import asks_sign_in
+from fleet_tui.envs.mcp_http import asks_sign_in, size_words
 from fleet_tui.envs.oauth_callback import CALLBACK_PATH, LoopbackCallback, SignInFailed
 from fleet_tui.envs.oauth_store import TokenFile
 from fleet_tui.envs.server_requests import SignInHandler, SignInRequest
@@ -41,6 +42,9 @@ from fleet_tui.text import one_line
 
 SIGN_IN_TIMEOUT_S = 300.0
 """How long a sign-in waits for the browser to come back."""
+
+MAX_AUTHORIZATION_REPLY_BYTES = 1024 * 1024
+"""The most an authorization server's reply (metadata, registration, token) may take."""
 
 CLIENT_NAME = "fleet-tui"
 PLACEHOLDER_REDIRECT = "http://127.0.0.1/callback"
@@ -97,6 +101,8 @@ class SignInAuth(OAuthClientProvider):
             outgoing = await flow.__anext__()
             while True:
                 response = yield outgoing
+                if outgoing is not request:
+                    response = await authorization_reply(outgoing, response)
                 if outgoing is request and not challenged and asks_sign_in(response):
                     challenged = True
                     await self._listen()
@@ -158,6 +164,38 @@ class SignInAuth(OAuthClientProvider):
                 with contextlib.suppress(BaseException):
                     await task
         return AuthorizationCodeResult(code=result.code, state=result.state, iss=result.iss)
+
+
+async def authorization_reply(
+    request: httpx2.Request, response: httpx2.Response
+) -> httpx2.Response:
+    """`response` (to one of the flow's own requests: discovery, registration, token) read
+    up to MAX_AUTHORIZATION_REPLY_BYTES; SignInFailed past that."""
+    response.stream = CappedStream(response.stream, request)
+    await response.aread()  # kept in the response: the SDK and httpx2 read it from there
+    return response
+
+
+class CappedStream(httpx2.AsyncByteStream):
+    """A reply's body that raises SignInFailed once it passes MAX_AUTHORIZATION_REPLY_BYTES."""
+
+    def __init__(self, inner: httpx2.AsyncByteStream, request: httpx2.Request) -> None:
+        self.inner = inner
+        self.request = request
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        size = 0
+        async for chunk in self.inner:
+            size += len(chunk)
+            if size > MAX_AUTHORIZATION_REPLY_BYTES:
+                raise SignInFailed(
+                    f"the authorization server's reply to {one_line(str(self.request.url), 120)}"
+                    f" was over {size_words(MAX_AUTHORIZATION_REPLY_BYTES)}"
+                )
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 def loopback_port(uri: str) -> int | None:
