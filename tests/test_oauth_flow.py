@@ -224,3 +224,15 @@ async def test_an_authorization_server_reply_over_1_mb_ends_the_sign_in_plainly(
     oauth_server.provider.token_refusal = "no " * 400_000
     with pytest.raises(Exception, match=r"reply to \S+/token was over 1 MB"):
         await tool_names(oauth_server.url, Browser())
+
+
+async def test_a_sign_in_handler_that_fails_ends_the_sign_in_with_its_error(
+    oauth_server: SignedInServer,
+) -> None:
+    async def broken(request: SignInRequest) -> None:
+        raise RuntimeError("no terminal to show the URL on")
+
+    with pytest.raises(
+        Exception, match="could not be shown: RuntimeError: no terminal to show the URL on"
+    ):
+        await tool_names(oauth_server.url, broken)

@@ -12,7 +12,7 @@ The SDK does discovery, dynamic client registration, PKCE, the token exchange an
   that registration stays valid;
 - the authorization URL goes to the session's `SignInHandler` (a dialog in the app, stderr
   headless), and the wait for the browser is bounded (`SIGN_IN_TIMEOUT_S`); the handler
-  returning early cancels the sign-in;
+  returning early cancels the sign-in, its raising ends it with its error;
 - the authorization server's replies are read up to 1 MB;
 - a failed sign-in is a `SignInFailed` in plain words, never retried; so is a server that
   refuses the token it just issued.
@@ -38,7 +38,7 @@ from fleet_tui.envs.mcp_http import asks_sign_in, size_words
 from fleet_tui.envs.oauth_callback import CALLBACK_PATH, LoopbackCallback, SignInFailed
 from fleet_tui.envs.oauth_store import TokenFile
 from fleet_tui.envs.server_requests import SignInHandler, SignInRequest
-from fleet_tui.text import one_line
+from fleet_tui.text import describe_error, one_line
 
 SIGN_IN_TIMEOUT_S = 300.0
 """How long a sign-in waits for the browser to come back."""
@@ -155,6 +155,12 @@ class SignInAuth(OAuthClientProvider):
         try:
             await asyncio.wait({came_back, shown}, return_when=asyncio.FIRST_COMPLETED)
             if not came_back.done():
+                failure = shown.exception()
+                if failure is not None:
+                    raise SignInFailed(
+                        f"sign-in to {self.server_url} could not be shown: "
+                        f"{describe_error(failure)}"
+                    )
                 raise SignInFailed(f"sign-in to {self.server_url} cancelled")
             result = came_back.result()
         finally:
