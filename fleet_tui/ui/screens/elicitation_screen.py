@@ -32,7 +32,7 @@ class ElicitationScreen(ModalScreen[ElicitAnswer]):
         request = self.request
         with Vertical(classes="ask-box") as box:
             box.border_title = "The server asks"
-            box.border_subtitle = one_line(request.endpoint, 80)
+            box.border_subtitle = literal(one_line(request.endpoint, 80))
             yield Static(literal(request.message), classes="ask-message")
             if request.url_mode:
                 yield Static(literal(request.url or ""), classes="ask-url")

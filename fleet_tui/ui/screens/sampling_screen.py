@@ -13,6 +13,7 @@ from textual.widgets import Button, Label, Static, TextArea
 from fleet_tui.envs.server_requests import SampleRequest
 from fleet_tui.text import clean, one_line
 from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.safe_text import literal
 
 
 def conversation_text(request: SampleRequest) -> Text:
@@ -43,7 +44,7 @@ class SamplingScreen(ModalScreen[str | None]):
         with Vertical(classes="ask-box") as box:
             box.border_title = "The server asks for the assistant's reply"
             limit = f" · at most {request.max_tokens} tokens" if request.max_tokens else ""
-            box.border_subtitle = one_line(request.endpoint, 80) + limit
+            box.border_subtitle = literal(one_line(request.endpoint, 80) + limit)
             with VerticalScroll(classes="ask-conversation"):
                 yield Static(conversation_text(request))
             yield Label("Your reply, as the assistant:")

@@ -34,7 +34,7 @@ class SignInScreen(ModalScreen[None]):
         request = self.request
         with Vertical(classes="ask-box") as box:
             box.border_title = "Sign in"
-            box.border_subtitle = one_line(request.endpoint, 80)
+            box.border_subtitle = literal(one_line(request.endpoint, 80))
             yield Static(
                 literal(
                     f"{request.endpoint} asks you to sign in (OAuth). Open this URL in a browser:"
