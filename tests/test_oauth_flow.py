@@ -236,3 +236,21 @@ async def test_a_sign_in_handler_that_fails_ends_the_sign_in_with_its_error(
         Exception, match="could not be shown: RuntimeError: no terminal to show the URL on"
     ):
         await tool_names(oauth_server.url, broken)
+
+
+async def test_a_sign_in_that_cannot_be_kept_still_connects_and_says_so(
+    oauth_server: SignedInServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    not_a_folder = tmp_path / "state-file"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("XDG_STATE_HOME", str(not_a_folder))
+    browser = Browser()
+    union = McpUnion([oauth_server.url], handlers=ClientHandlers(sign_in=browser), attempts=1)
+    try:
+        await union.connect()
+        assert [tool.name for tool in await union.list_tools()] == ["whoami"]
+        (warning,) = union.warnings()
+        assert f"{oauth_server.url}: sign-in not kept: " in warning
+    finally:
+        await union.close()
+    assert len(browser.asked) == 1

@@ -111,6 +111,11 @@ class McpEndpoint:
         self._sign_in: SignInAuth | None = None
 
     @property
+    def sign_in_warning(self) -> str | None:
+        """Why this endpoint's sign-in is not kept for the next run, if it is not."""
+        return self._sign_in.storage.warning if self._sign_in else None
+
+    @property
     def is_up(self) -> bool:
         owner = self._owner
         return (

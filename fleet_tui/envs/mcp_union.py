@@ -175,9 +175,10 @@ class McpUnion:
         self._warnings = (
             [f"MCP endpoint failed: {listing_failure(e, error)}" for e, error in failed]
             + [
-                f"MCP endpoint {e.url}: {e.listing_warning}"
+                f"MCP endpoint {e.url}: {warning}"
                 for e, _ in answered
-                if e.listing_warning
+                for warning in (e.listing_warning, e.sign_in_warning)
+                if warning
             ]
             + [
                 f"tool {c.name!r} is offered by {c.kept_endpoint} and {c.other_endpoint} with "

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fleet_tui.session.private_files import make_private_dir, state_dir, write_private
-from fleet_tui.text import remember_secret_values
+from fleet_tui.text import describe_error, remember_secret_values
 
 if TYPE_CHECKING:
     from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
@@ -72,6 +72,8 @@ class TokenFile:
     def __init__(self, server_url: str) -> None:
         self.server_url = server_url
         self.path = sign_in_file(server_url)
+        self.warning: str | None = None
+        """Why the sign-in is not kept for the next run, once writing it failed."""
 
     async def get_tokens(self) -> OAuthToken | None:
         from mcp.shared.auth import OAuthToken
@@ -127,5 +129,10 @@ class TokenFile:
         self._write({**self._own(), "server_url": self.server_url, name: value, **also})
 
     def _write(self, data: dict[str, Any]) -> None:
-        make_private_dir(self.path.parent)
-        write_private(self.path, json.dumps(data, indent=2).encode())
+        """Keep `data`; a folder that cannot be written leaves the sign-in in memory only,
+        said once in `warning`."""
+        try:
+            make_private_dir(self.path.parent)
+            write_private(self.path, json.dumps(data, indent=2).encode())
+        except OSError as error:
+            self.warning = self.warning or f"sign-in not kept: {describe_error(error)}"
