@@ -113,6 +113,18 @@ def test_logout_forgets_the_kept_sign_in(oauth_server: SignedInServer, tmp_path:
     assert oauth_server.provider.authorizations == 2
 
 
+def test_logout_all_removes_every_sign_in_file_even_unreadable_ones(tmp_path: Path) -> None:
+    kept = tmp_path / "state" / "fleet-tui" / "oauth"
+    kept.mkdir(parents=True)
+    (kept / "garbled.json").write_text("{not json")
+    (kept / "renamed.json").write_text(json.dumps({"server_url": "http://127.0.0.1:9/mcp"}))
+    forgotten = fleet_tui("logout", "--all", env={"XDG_STATE_HOME": str(tmp_path / "state")})
+    assert forgotten.returncode == 0, forgotten.stderr
+    assert "signed out of garbled.json" in forgotten.stdout
+    assert "signed out of http://127.0.0.1:9/mcp" in forgotten.stdout
+    assert not list(kept.glob("*.json"))
+
+
 def test_the_proxy_signs_in_to_a_server_that_asks(
     oauth_server: SignedInServer, tmp_path: Path
 ) -> None:

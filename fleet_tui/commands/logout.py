@@ -1,5 +1,6 @@
 """`fleet-tui logout URL...`: forget the OAuth sign-ins kept for MCP servers (their tokens and
-client registrations), so the next connection signs in again; `--all` forgets every one."""
+client registrations), so the next connection signs in again; `--all` deletes every kept
+sign-in file, readable or not."""
 
 from __future__ import annotations
 
@@ -15,16 +16,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.envs.oauth_store import forget, sign_ins_dir, signed_in_urls
+    from fleet_tui.envs.oauth_store import forget, forget_all, sign_ins_dir
 
     if args.all == bool(args.urls):
         raise EnvError("give the URL of each server to forget, or --all")
-    urls = signed_in_urls() if args.all else args.urls
-    for url in urls:
+    if args.all:
+        forgotten = forget_all()
+        for name in forgotten:
+            out(f"signed out of {name}")
+        if not forgotten:
+            err(f"no sign-in kept (in {sign_ins_dir()})")
+        return 0
+    for url in args.urls:
         if forget(url):
             out(f"signed out of {url}")
         else:
             err(f"no sign-in kept for {url}")
-    if not urls:
-        err(f"no sign-in kept (in {sign_ins_dir()})")
     return 0

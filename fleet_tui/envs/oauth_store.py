@@ -45,14 +45,18 @@ def forget(server_url: str) -> bool:
     return True
 
 
-def signed_in_urls() -> list[str]:
-    """The URLs of the servers fleet-tui keeps a sign-in for."""
-    urls = []
+def forget_all() -> list[str]:
+    """Delete every kept sign-in, readable or not; the server URL of each (or its file's name
+    when the file does not say)."""
+    forgotten = []
     for path in sorted(sign_ins_dir().glob("*.json")):
         url = _read(path).get("server_url")
-        if isinstance(url, str):
-            urls.append(url)
-    return urls
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        forgotten.append(url if isinstance(url, str) else path.name)
+    return forgotten
 
 
 def _read(path: Path) -> dict[str, Any]:
