@@ -18,7 +18,7 @@ from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.sign_in_screen import SignInScreen
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import SIZE, screen_text, wait_connected, wait_for
-from tests.fixtures.oauth_server import SignedInServer
+from tests.fixtures.oauth_server import SignedInServer, serve_oauth_server
 
 
 @pytest.fixture(autouse=True)
@@ -64,3 +64,23 @@ async def test_cancelling_the_sign_in_gives_the_connection_up_plainly(
         assert "cancelled" in screen_text(app)
         assert not isinstance(app.screen, SignInScreen)
     assert oauth_server.provider.authorizations == 0
+
+
+async def test_two_servers_signing_in_at_once_leave_no_dialog_behind() -> None:
+    first, second = serve_oauth_server(), serve_oauth_server()
+    try:
+        app = FleetTuiApp(McpTarget(urls=[first.url, second.url]))
+        async with app.run_test(size=SIZE) as pilot:
+
+            def dialogs() -> list[SignInScreen]:
+                return [screen for screen in app.screen_stack if isinstance(screen, SignInScreen)]
+
+            lower, upper = await wait_for(pilot, lambda: len(dialogs()) == 2 and dialogs())
+            async with httpx2.AsyncClient(follow_redirects=True) as browser:
+                for dialog in (lower, upper):  # the covered one's browser comes back first
+                    assert (await browser.get(dialog.request.url)).status_code == 200
+            await wait_for(pilot, lambda: len(app.controller.tools) == 1 and not dialogs())
+            assert len(app.screen_stack) == 1
+    finally:
+        first.served.stop()
+        second.served.stop()

@@ -6,9 +6,9 @@ session runs in the app's event loop, so a request waits for its dialog."""
 from __future__ import annotations
 
 import asyncio
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 
 from fleet_tui.envs.server_requests import (
     ElicitAnswer,
@@ -60,6 +60,18 @@ class ServerDialogs(AppPart):
         try:
             return await answer
         except asyncio.CancelledError:  # given up (cancelling this cancels `answer` too)
-            if self.screen_stack and self.screen_stack[-1] is screen:  # none once the app quits
-                self.pop_screen()
+            self._close_when_shown(screen)
             raise
+
+    def _close_when_shown(self, screen: Screen[Any]) -> None:
+        """Close the dialog `screen` now if it is on top, else once what covers it (another
+        server's dialog, help) closes; nothing once the app quits."""
+
+        def close_if_shown(_: Screen[Any]) -> None:
+            if self.screen_stack and self.screen_stack[-1] is screen:
+                self.pop_screen()
+
+        if self.screen_stack and self.screen_stack[-1] is screen:
+            self.pop_screen()
+        elif screen in self.screen_stack:
+            self.screen_change_signal.subscribe(screen, close_if_shown)
