@@ -59,10 +59,6 @@ class LoopbackCallback:
     def redirect_uri(self) -> str:
         return f"http://127.0.0.1:{self._port}{CALLBACK_PATH}"
 
-    @property
-    def listening(self) -> bool:
-        return self._server is not None
-
     async def open(self, port: int = 0) -> None:
         """Listen on 127.0.0.1:`port` (0: any free port); OSError when it is taken."""
         await self.close()
