@@ -4,7 +4,7 @@
   named like a secret (`redact`, `hide_secret_values`).
 - Text from an environment is data: before it reaches a terminal, terminal escape sequences,
   control characters and lone surrogates go (`clean`, `visible`).
-- Short forms: `one_line`, `name_line`, `flat`, `shortened`, `pretty_json`.
+- Short forms: `one_line`, `name_line`, `flat`, `shortened`, `pretty_json`, `describe_seconds`.
 - Exceptions as one line for a user: `describe_error`, `named_error`; `PlainError`, one whose
   message is already that line.
 """
@@ -201,6 +201,13 @@ def flat(text: str) -> str:
 def shortened(text: str, limit: int) -> str:
     """`text` if it has at most `limit` characters, else its start ending in "…" at `limit`."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_seconds(seconds: float) -> str:
+    """`5 minutes`, `90s`: a wait as a person reads it."""
+    if seconds >= 120 and seconds % 60 == 0:
+        return f"{seconds / 60:g} minutes"
+    return f"{seconds:g}s"
 
 
 def pretty_json(value: Any) -> str:

@@ -8,8 +8,8 @@ import sys
 
 from fleet_tui.browser import open_browser
 from fleet_tui.commands.output import err
-from fleet_tui.envs.oauth_callback import describe_seconds
 from fleet_tui.envs.server_requests import SignInRequest
+from fleet_tui.text import describe_seconds
 
 
 async def show_sign_in(request: SignInRequest) -> None:

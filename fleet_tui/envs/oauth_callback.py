@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 from fleet_tui.envs.errors import EnvError
-from fleet_tui.text import one_line
+from fleet_tui.text import describe_seconds, one_line
 
 CALLBACK_PATH = "/callback"
 MAX_HEAD_BYTES = 16 * 1024
@@ -167,10 +167,3 @@ REASONS = {
     404: "Not Found",
     410: "Gone",
 }
-
-
-def describe_seconds(seconds: float) -> str:
-    """`5 minutes`, `90s`: a wait as a person reads it."""
-    if seconds >= 120 and seconds % 60 == 0:
-        return f"{seconds / 60:g} minutes"
-    return f"{seconds:g}s"

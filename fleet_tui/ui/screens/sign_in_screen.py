@@ -13,9 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from fleet_tui.browser import can_open_browser, open_browser
-from fleet_tui.envs.oauth_callback import describe_seconds
 from fleet_tui.envs.server_requests import SignInRequest
-from fleet_tui.text import clean, one_line
+from fleet_tui.text import clean, describe_seconds, one_line
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import literal
 
