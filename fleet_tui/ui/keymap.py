@@ -50,6 +50,7 @@ AREAS: dict[str, str] = {
     "prompts": "Prompts",
     "arguments": "Prompt or template arguments",
     "trajectory": "Trajectory pane",
+    "trajectory_open": "Open an agent trajectory",
     "info": "MCP endpoints (server info, instructions, roots)",
 }
 
@@ -248,6 +249,7 @@ ACTIONS: list[Action] = [
         "open_browser", "o", "Open it in a browser", area="sign_in", short="Open", palette=False
     ),
     Action("cancel", "escape", "Give the sign-in up", area="sign_in", palette=False),
+    Action("cancel", "escape", "Cancel", area="trajectory_open", palette=False),
 ]
 
 _TOOL_LIST_NOTES = [

@@ -9,7 +9,6 @@ from pathlib import Path
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
@@ -17,6 +16,7 @@ from textual.widgets import Input, Label, Static
 from fleet_tui.envs.base import EnvError
 from fleet_tui.session.trajectory_run import TrajectoryRun
 from fleet_tui.text import clean
+from fleet_tui.ui.keymap import bindings_for
 
 FORMS = (
     "OpenAI chat completions (tool_calls + tool messages) or Anthropic Messages "
@@ -27,7 +27,8 @@ FORMS = (
 class TrajectoryScreen(ModalScreen[TrajectoryRun | None]):
     """Dismisses with the transcript read, or None when cancelled."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    HELP_AREA = "trajectory_open"
+    BINDINGS = bindings_for("trajectory_open")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="trajectory-open") as box:
