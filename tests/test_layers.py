@@ -84,6 +84,15 @@ def test_widgets_and_screens_do_not_import_the_app(source: Path) -> None:
     assert "fleet_tui.ui.app" not in modules
 
 
+def _output_of(code: str) -> str:
+    """What `code` prints, run in a fresh interpreter (which must succeed)."""
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
 def test_help_loads_no_models_and_no_network_or_ui_library() -> None:
     """`fleet-tui --help` stays fast: no pydantic (the models), asyncio, Textual or mcp, nor the
     MCP client's handlers (their dataclasses import `inspect`), nor json."""
@@ -96,8 +105,14 @@ def test_help_loads_no_models_and_no_network_or_ui_library() -> None:
         "heavy.add('fleet_tui.envs.mcp_client')\n"
         "print(sorted(heavy & set(sys.modules)))"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    assert _output_of(code) == "[]"
+
+
+def test_the_app_entry_loads_no_schema_validator_before_its_first_frame() -> None:
+    """jsonschema (with `referencing` and `regex`) loads when a schema is first compiled or
+    screened, after tools arrive, so importing the app's entry module does not wait for it."""
+    code = (
+        "import sys, fleet_tui.ui.run\n"
+        "print(sorted({'jsonschema', 'referencing', 'regex'} & set(sys.modules)))"
     )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == "[]"
+    assert _output_of(code) == "[]"

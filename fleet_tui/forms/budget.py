@@ -18,9 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012, specification_with
-
 from fleet_tui.text import shortened, visible
 
 MAX_NODES = 50_000
@@ -86,6 +83,9 @@ class _Walk:
     """One walk over a schema: counts, the `$ref`s being expanded, the cycles met."""
 
     def __init__(self, root: dict[str, Any]) -> None:
+        from referencing import Registry  # imported on first use: not before the first frame
+        from referencing.jsonschema import DRAFT202012, specification_with
+
         dialect = root.get("$schema")
         self._specification = specification_with(
             dialect if isinstance(dialect, str) else "", default=DRAFT202012

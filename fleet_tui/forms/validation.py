@@ -1,4 +1,8 @@
-"""Validate arguments with `jsonschema` and map each error to the field it belongs to."""
+"""Validate arguments with `jsonschema` and map each error to the field it belongs to.
+
+`jsonschema` (with `referencing` and `regex`, about 0.15 s) is imported when a schema is first
+compiled, not with this module: the app's first frame does not wait for it.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,16 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-from jsonschema import Draft202012Validator, FormatChecker, validators
-from jsonschema.exceptions import SchemaError, ValidationError
-from referencing import Registry
 
 from fleet_tui.forms.patterns import TOO_SLOW, search, search_or_false
 from fleet_tui.forms.schema import Schema
 from fleet_tui.text import shortened, visible
+
+if TYPE_CHECKING:
+    from jsonschema import FormatChecker, ValidationError
+    from referencing import Registry
 
 Path = tuple[str | int, ...]
 _MAX_MESSAGE = 200
@@ -42,9 +46,12 @@ def error_line(error: FieldError) -> str:
     return f"{path_text(error.path)}: {error.message}"
 
 
+@functools.cache
 def _format_checker() -> FormatChecker:
     """The standard checker plus RFC 3339 date-times and absolute URIs (which jsonschema
     only checks when optional packages are installed)."""
+    from jsonschema import FormatChecker
+
     checker = FormatChecker()
     checker.checks("date-time")(_is_date_time)
     checker.checks("uri")(_is_uri)
@@ -72,16 +79,20 @@ def _is_uri(value: object) -> bool:
     return bool(_SCHEME.fullmatch(parts.scheme)) and bool(parts.netloc or parts.path)
 
 
-FORMAT_CHECKER = _format_checker()
+@functools.cache
+def _local_refs() -> Registry:
+    """The registry to validate with: `$ref`s resolve inside the schema (and the bundled
+    metaschemas) only. By default jsonschema fetches an http(s) `$ref` with no timeout, on the
+    thread that validates, and that schema would escape the budget (forms/budget.py)."""
+    from referencing import Registry
 
-LOCAL_REFS: Registry = Registry()
-"""The registry to validate with: `$ref`s resolve inside the schema (and the bundled
-metaschemas) only. By default jsonschema fetches an http(s) `$ref` with no timeout, on the
-thread that validates, and that schema would escape the budget (forms/budget.py)."""
+    return Registry()
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     """jsonschema's `pattern`, matched with a time limit (forms/patterns.py)."""
+    from jsonschema import ValidationError
+
     if not validator.is_type(instance, "string"):
         return
     try:
@@ -95,6 +106,8 @@ def _pattern_properties(
     validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
 ) -> Iterator[ValidationError]:
     """jsonschema's `patternProperties`, matched with a time limit (forms/patterns.py)."""
+    from jsonschema import ValidationError
+
     if not validator.is_type(instance, "object"):
         return
     for pattern, subschema in patterns.items():
@@ -110,12 +123,16 @@ def _pattern_properties(
 
 @functools.cache
 def _bounded(cls: Any) -> Any:
+    from jsonschema import validators
+
     return validators.extend(cls, {"pattern": _pattern, "patternProperties": _pattern_properties})
 
 
 def validator_class(schema: Any) -> Any:
     """The jsonschema validator class for `schema` (Draft 2020-12 unless `$schema` says
     otherwise), its regular expressions matched with a time limit."""
+    from jsonschema import Draft202012Validator, validators
+
     return _bounded(validators.validator_for(schema, default=Draft202012Validator))
 
 
@@ -126,10 +143,12 @@ def output_problems(value: Any, schema: dict[str, Any]) -> list[str]:
     """Where `value` (a tool's structured content) breaks its output `schema`, one line per
     problem ("$.path: message"), at most MAX_OUTPUT_PROBLEMS. The caller screens the schema
     against the budget (forms/budget.py) first; regular expressions have a time limit."""
+    from jsonschema.exceptions import SchemaError
+
     try:
         cls = validator_class(schema)
         cls.check_schema(schema)
-        validator = cls(schema, registry=LOCAL_REFS)
+        validator = cls(schema, registry=_local_refs())
         errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
     except SchemaError as error:
         return [f"the tool's output schema is invalid: {error.message}"]
@@ -157,7 +176,9 @@ class ArgumentValidator:
         self.problem: str | None = None
         try:
             cls = validator_class(schema)
-            self._validator: Any = cls(schema, format_checker=FORMAT_CHECKER, registry=LOCAL_REFS)
+            self._validator: Any = cls(
+                schema, format_checker=_format_checker(), registry=_local_refs()
+            )
         except Exception as exc:  # a schema of any shape must not break the form
             self.problem = f"schema cannot be used for validation: {exc}"
             self._validator = None
