@@ -172,21 +172,31 @@ def test_the_environment_variable_opts_in_too(mcp_alpha, warm):
     assert os.path.exists(sockets(warm.folder)[0])
 
 
+def start_forwarded(run, *command: str) -> subprocess.Popen[str]:
+    """Start `fleet-tui COMMAND` in the background and wait until it has reached its server."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fleet_tui", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=run.cwd,
+        env=run.env,
+    )
+    assert process.stderr is not None
+    stderr = process.stderr
+    try:
+        wait_for(lambda: "Connected" in stderr.readline(), "the forwarded call starting")
+    except BaseException:
+        process.kill()
+        raise
+    return process
+
+
 def test_ctrl_c_on_a_forwarded_call_stops_it_in_the_daemon_too(mcp_beta, warm):
     warm("tools", "--mcp", mcp_beta.url, "--keep-warm", "60")
     before = served(warm)
-    command = ["call", "--mcp", mcp_beta.url, "slow_count", "-a", "seconds=600"]
-    client = subprocess.Popen(
-        [sys.executable, "-m", "fleet_tui", *command],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=warm.cwd,
-        env=warm.env,
-    )
+    client = start_forwarded(warm, "call", "--mcp", mcp_beta.url, "slow_count", "-a", "seconds=600")
     try:
-        assert client.stderr is not None
-        wait_for(lambda: "Connected" in client.stderr.readline(), "the forwarded call starting")
         time.sleep(0.5)  # the call is on its way to the server
         client.send_signal(signal.SIGINT)
         _, stderr = client.communicate(timeout=60)
@@ -202,18 +212,8 @@ def test_ctrl_c_on_a_forwarded_call_stops_it_in_the_daemon_too(mcp_beta, warm):
 def test_a_command_that_comes_while_the_daemon_is_busy_still_runs_on_its_own(mcp_beta, warm):
     warm("tools", "--mcp", mcp_beta.url, "--keep-warm", "60")
     before = served(warm)
-    command = ["call", "--mcp", mcp_beta.url, "slow_count", "-a", "seconds=3"]
-    busy = subprocess.Popen(
-        [sys.executable, "-m", "fleet_tui", *command],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=warm.cwd,
-        env=warm.env,
-    )
+    busy = start_forwarded(warm, "call", "--mcp", mcp_beta.url, "slow_count", "-a", "seconds=3")
     try:
-        assert busy.stderr is not None
-        wait_for(lambda: "Connected" in busy.stderr.readline(), "the forwarded call starting")
         meanwhile = warm("call", "--mcp", mcp_beta.url, "whoami")
         busy.communicate(timeout=60)
     finally:
