@@ -108,11 +108,13 @@ def test_help_loads_no_models_and_no_network_or_ui_library() -> None:
     assert _output_of(code) == "[]"
 
 
-def test_the_app_entry_loads_no_schema_validator_before_its_first_frame() -> None:
+def test_the_app_entry_loads_no_schema_validator_or_markdown_parser() -> None:
     """jsonschema (with `referencing` and `regex`) loads when a schema is first compiled or
-    screened, after tools arrive, so importing the app's entry module does not wait for it."""
+    screened, after tools arrive; markdown-it when a Markdown result or task prompt is first
+    shown. Importing the app's entry module waits for neither."""
     code = (
         "import sys, fleet_tui.ui.run\n"
-        "print(sorted({'jsonschema', 'referencing', 'regex'} & set(sys.modules)))"
+        "lazy = {'jsonschema', 'referencing', 'regex', 'markdown_it'}\n"
+        "print(sorted(lazy & set(sys.modules)))"
     )
     assert _output_of(code) == "[]"

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Markdown, Static, TabbedContent, TabPane
+from textual.widgets import Button, Static, TabbedContent, TabPane
 
 from fleet_tui.envs.base import EnvError
 from fleet_tui.media_files import BlockFiles
@@ -69,6 +69,8 @@ def part_widget(part: Part) -> Widget:
     if isinstance(part, TextPart):
         return Static(part.text, markup=False, classes="text")
     if isinstance(part, MarkdownPart):
+        from textual.widgets import Markdown  # markdown-it and pygments: loaded on first use
+
         return Markdown(part.source, classes="markdown")
     if isinstance(part, JsonPart):
         return JsonBlock(part)

@@ -6,7 +6,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from fleet_tui.envs.base import Task
 from fleet_tui.text import clean
@@ -37,11 +37,15 @@ class TaskDetail(VerticalScroll):
         self.shown_task: Task | None = None
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown  # markdown-it and pygments: loaded on first use
+
         yield Static(Text("Pick a task.", style="dim"), id="task-heading")
         yield Markdown("", id="task-prompt")
         yield Static("", id="task-code")
 
     async def show(self, task: Task) -> None:
+        from textual.widgets import Markdown
+
         self.shown_task = task
         self.query_one("#task-heading", Static).update(task_heading(task))
         # Markdown renders the prompt as a document; raw HTML and Rich markup are not interpreted.
