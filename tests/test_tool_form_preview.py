@@ -210,3 +210,19 @@ async def test_a_preview_shows_what_its_real_widgets_show(width, theme):
                     if not looks_alike(a, b)
                 ]
                 assert not unlike, f"{name}, line {y}: first cells unlike {unlike[:2]}"
+
+
+async def test_a_tab_typed_while_a_preview_is_being_built_moves_on_after_the_text():
+    # "2" and tab typed at once into a field just focused: "2" lands in it, the focus moves on.
+    properties = {name: {"type": "string"} for name in "abc"}
+    app = FormHost({"type": "object", "properties": properties})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        second = field(app, "b")
+        assert second.previewing
+        app.screen.set_focus(second)
+        for key, character in (("2", "2"), ("tab", None)):
+            app.post_message(events.Key(key, character))
+        third = field(app, "c")
+        await wait_for(pilot, lambda: any(box.has_focus for box in third.query(Input)))
+        assert app.query_one(ToolForm).value() == {"b": "2"}

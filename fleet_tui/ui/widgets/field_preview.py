@@ -217,8 +217,9 @@ def first_focusable(root: Widget) -> Widget | None:
 
 class PreviewWidget(Vertical):
     """A widget that starts as painted `preview_lines()` and no children, and composes its
-    real widgets when first focused (or clicked): then it focuses the first of them, types
-    into it what was typed meanwhile, and presses the button or switch that was clicked.
+    real widgets when first focused (or clicked): then it focuses the first of them, hands it
+    the keys typed meanwhile, in order (a burst such as `2 tab 3` fills two fields), and
+    presses the button or switch that was clicked.
 
     A click is a press and a release, and the app makes a Click of them only when both land
     on the same widget. So a preview pressed by the mouse stays a preview until the release
@@ -236,7 +237,7 @@ class PreviewWidget(Vertical):
         self.can_focus = previewing and focusable
         self._pressed_at: Offset | None = None
         self._opening = False
-        self._typed_early: list[str] = []
+        self._typed_early: list[events.Key] = []
         self._laid_out_width = 0
         self._painted: tuple[tuple[int, str], list[Text]] | None = None
 
@@ -286,11 +287,10 @@ class PreviewWidget(Vertical):
             self.screen.set_focus(target)
 
     def _forward_event(self, event: events.Event) -> None:
-        """Keys typed at a preview before its widgets exist are kept for its first Input. A
-        press is noted at once: the focus it gives is handled before the press itself."""
+        """Keys typed at a preview before its widgets exist are kept for them. A press is
+        noted at once: the focus it gives is handled before the press itself."""
         if isinstance(event, events.Key) and (self.previewing or self._opening):
-            if event.is_printable and event.character:
-                self._typed_early.append(event.character)
+            self._typed_early.append(events.Key(event.key, event.character))
             return
         if isinstance(event, events.MouseDown) and self.can_focus and not self._opening:
             self._pressed_at = event.screen_offset  # (can_focus: only while previewing)
@@ -327,12 +327,24 @@ class PreviewWidget(Vertical):
             self._opening = False
         if self.screen.focused is self or self._pressed_at is not None:
             self.focus_first()  # not if focus moved on meanwhile, unless it was clicked
-        typed, self._typed_early = "".join(self._typed_early), []
-        boxes = self.query(Input)
-        if typed and boxes:
-            boxes.first().insert_text_at_cursor(typed)
+        self._hand_on_typed_keys()
         if self._pressed_at is not None:
             self.call_after_refresh(self._press_where_clicked)
+
+    def _hand_on_typed_keys(self) -> None:
+        """The keys typed while the widgets were built: sent again, in order, when the focus
+        is inside (no await comes between, so no later key overtakes them); else only their
+        text, into the first Input (the focus moved on: a tab there would move it again)."""
+        typed, self._typed_early = self._typed_early, []
+        focused = self.screen.focused
+        if focused is not None and self in focused.ancestors_with_self:
+            for key in typed:
+                self.app.post_message(key)
+            return
+        text = "".join(key.character or "" for key in typed if key.is_printable)
+        boxes = self.query(Input)
+        if text and boxes:
+            boxes.first().insert_text_at_cursor(text)
 
     def _press_where_clicked(self) -> None:
         """The preview that was clicked is now real widgets: press what is under the click."""
