@@ -41,6 +41,7 @@ from mcp_types import methods as mcp_methods
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from fleet_tui.envs import mcp_short_str  # noqa: F401  (installs short JSON-RPC str())
 from fleet_tui.envs.mcp_preload import shared_ssl_context
 from fleet_tui.envs.results import BROKEN_TOOL_KEY
 from fleet_tui.envs.traffic import HttpExchange
