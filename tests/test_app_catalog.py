@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Tab
 
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
@@ -214,3 +215,24 @@ async def test_markup_and_escapes_in_a_resource_name_show_literally(catalog_mcp)
         await shown_title(pilot, "Resource memo://evil")
         assert "[/]evil[bold red]" in rendered_text(app)
         assert app.is_running
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+async def test_every_sidebar_tab_is_in_sight_with_resources_and_prompts(catalog_mcp, size):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot)
+        await wait_for(pilot, lambda: app.query(PromptsPane) and app.query(ResourcesPane))
+        await pilot.pause()
+        tabs = app.query_one("#sidebar").query(Tab)
+        assert [str(tab.label) for tab in tabs] == [
+            "Tools",
+            "Hist",
+            "Log",
+            "Proto",
+            "Res",
+            "Prompts",
+        ]
+        sidebar = app.query_one("#sidebar").region
+        for tab in tabs:
+            assert sidebar.contains_region(tab.region), f"tab {tab.label} is cut off"

@@ -136,15 +136,16 @@ class FleetTuiApp(
         yield StatusBar(id="status")
         yield Banner(id="banner")
         with Horizontal(id="body"):
-            # Sidebar panes: add a TabPane here (or call add_sidebar_pane at run time).
+            # Sidebar panes: add a TabPane here (or call add_sidebar_pane at run time). Short
+            # labels: with Resources and Prompts, six tabs fit the 36-column sidebar.
             with TabbedContent(id="sidebar"):
                 with TabPane("Tools", id="pane-tools"):
                     yield ToolList(id="tools")
-                with TabPane("History", id="pane-history"):
+                with TabPane("Hist", id="pane-history"):
                     yield HistoryTable(id="history")
                 with TabPane("Log", id="pane-log"):
                     yield ServerLogPane(id="server-log")
-                with TabPane("Protocol", id="pane-protocol"):
+                with TabPane("Proto", id="pane-protocol"):
                     yield ProtocolPane(lambda: self.controller.traffic, id="protocol")
             with Vertical(id="work"):
                 yield ToolPanel(id="tool-panel")

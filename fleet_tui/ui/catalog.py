@@ -64,7 +64,7 @@ class CatalogActions(AppPart):
         templates = await catalog.templates()
         self._warn(resources.warnings + templates.warnings)
         pane = await self._pane(
-            ResourcesPane, "Resources", bool(resources.items or templates.items)
+            ResourcesPane, "resources", "Res", bool(resources.items or templates.items)
         )
         if pane is not None:
             pane.show(resources.items, templates.items, catalog.subscribed)
@@ -72,19 +72,20 @@ class CatalogActions(AppPart):
     async def _list_prompts(self) -> None:
         prompts = await self.controller.mcp_catalog().prompts()
         self._warn(prompts.warnings)
-        pane = await self._pane(PromptsPane, "Prompts", bool(prompts.items))
+        pane = await self._pane(PromptsPane, "prompts", "Prompts", bool(prompts.items))
         if pane is not None:
             pane.show(prompts.items)
 
-    async def _pane(self, kind: type[PaneT], title: str, wanted: bool) -> PaneT | None:
-        """The pane of `kind`, added to the sidebar the first time it has something to show."""
+    async def _pane(self, kind: type[PaneT], name: str, title: str, wanted: bool) -> PaneT | None:
+        """The pane of `kind`, added to the sidebar (its tab labelled `title`) the first time it
+        has something to show."""
         found = list(self.query(kind))
         if found:
             return found[0]
         if not wanted:
             return None
-        pane = kind(id=f"{title.lower()}-pane")
-        await self.add_sidebar_pane(title, pane, f"pane-{title.lower()}")
+        pane = kind(id=f"{name}-pane")
+        await self.add_sidebar_pane(title, pane, f"pane-{name}")
         return pane
 
     # -- what the panes ask for ------------------------------------------------------------------
