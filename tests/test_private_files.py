@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from fleet_tui.session.private_files import write_private_once
+from fleet_tui.private_files import write_private_once
 
 
 def test_writers_of_the_same_file_at_once_all_succeed(tmp_path: Path) -> None:

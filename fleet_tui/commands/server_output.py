@@ -136,7 +136,7 @@ class ServerOutput:
 
 def open_trace(path: str) -> IO[str]:
     """The trace file, for its owner only (appended to); EnvError (exit 2) when it cannot be."""
-    from fleet_tui.session.private_files import make_private_dir, open_private_append
+    from fleet_tui.private_files import make_private_dir, open_private_append
 
     target = Path(path)
     try:

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fleet_tui.session.private_files import make_private_dir, state_dir, write_private
+from fleet_tui.private_files import make_private_dir, state_dir, write_private
 from fleet_tui.text import describe_error, remember_secret_values
 
 if TYPE_CHECKING:

@@ -40,6 +40,12 @@ from fleet_tui.envs.base import (
 from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.server_events import ServerLog
 from fleet_tui.envs.targets import Target
+from fleet_tui.private_files import (
+    make_private_dir,
+    open_private_append,
+    state_dir,
+    write_private_once,
+)
 from fleet_tui.session.events import (
     BLOBS_FOLDER,
     BLOCKS_FOLDER,
@@ -62,12 +68,6 @@ from fleet_tui.session.events import (
     TaskEvent,
     UnmadeEvent,
     VerifyEvent,
-)
-from fleet_tui.session.private_files import (
-    make_private_dir,
-    open_private_append,
-    state_dir,
-    write_private_once,
 )
 from fleet_tui.text import redact
 
