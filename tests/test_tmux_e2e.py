@@ -70,9 +70,10 @@ def test_demo_in_tmux(demo_session):
     session = demo_session
     wait_screen(session, "desktop-todo", "Screenshot", "/api/v1/mcp")
     wait_screen(session, "click fills form", "screenshot")
-    # The history shows the first screenshot call; F1 shows the keys; esc closes the help.
+    # The history (its keys in the footer) shows the first screenshot call; F1 shows the keys;
+    # esc closes the help.
     tmux("send-keys", "-t", session, "F3")
-    wait_screen(session, "History", "computer", "ok")
+    wait_screen(session, "r Re-run", "computer", "ok")
     tmux("send-keys", "-t", session, "F1")
     wait_screen(session, "Help", "Re-run the call")
     press_escape(session)
