@@ -93,7 +93,7 @@ def parse_call_arguments(
 
 def parse_arguments(args_json: str | None, json_pairs: list[str]) -> dict[str, Any]:
     """`--args` merged with the `-j key=JSON` pairs (pairs win); EnvError on bad input."""
-    from fleet_tui.forms.nodes import parse_json
+    from fleet_tui.forms.typed_values import parse_json
 
     arguments = json_object(args_json, "--args") if args_json is not None else {}
     for pair in json_pairs:

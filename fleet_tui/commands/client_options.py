@@ -49,7 +49,7 @@ def roots_from_args(args: argparse.Namespace) -> list[str]:
 
 def json_object(text: str, option: str) -> dict[str, Any]:
     """`text` as a JSON object; EnvError (exit 2) naming `option` when it is not one."""
-    from fleet_tui.forms.nodes import parse_json
+    from fleet_tui.forms.typed_values import parse_json
 
     try:
         value = parse_json(text)

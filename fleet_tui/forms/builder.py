@@ -11,16 +11,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from fleet_tui.forms.nodes import (
-    ArrayNode,
-    ConstNode,
-    EnumNode,
-    Node,
-    ObjectNode,
-    RawNode,
-    ScalarNode,
-    UnionNode,
-)
+from fleet_tui.forms.container_nodes import ArrayNode, ObjectNode, UnionNode
+from fleet_tui.forms.leaf_nodes import ConstNode, EnumNode, RawNode, ScalarNode
+from fleet_tui.forms.node import Node
 from fleet_tui.forms.schema import UNRESOLVED, Schema, SchemaContext, merge_schemas
 
 MAX_DEPTH = 48

@@ -6,7 +6,9 @@ from typing import Any
 
 from fleet_tui.forms.budget import complexity_note
 from fleet_tui.forms.builder import NodeBuilder
-from fleet_tui.forms.nodes import MapNode, Node, ObjectNode, Path, RawNode, UnionNode
+from fleet_tui.forms.container_nodes import MapNode, ObjectNode, UnionNode
+from fleet_tui.forms.leaf_nodes import RawNode
+from fleet_tui.forms.node import Node, Path
 from fleet_tui.forms.schema import Schema, SchemaContext
 from fleet_tui.forms.validation import ArgumentValidator, FieldError, map_errors
 

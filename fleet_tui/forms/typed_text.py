@@ -10,17 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from fleet_tui.forms.container_nodes import UnionNode
 from fleet_tui.forms.form import Form, build_form
-from fleet_tui.forms.nodes import (
-    ConstNode,
-    EnumNode,
-    Node,
-    ScalarNode,
-    UnionNode,
-    parse_json,
-    parse_number,
-)
+from fleet_tui.forms.leaf_nodes import ConstNode, EnumNode, ScalarNode
+from fleet_tui.forms.node import Node
 from fleet_tui.forms.schema import json_equal
+from fleet_tui.forms.typed_values import parse_json, parse_number
 from fleet_tui.forms.validation import FieldError
 
 _TRUE = ("true", "yes", "on", "1")

@@ -25,7 +25,8 @@ from textual.message import Message
 from textual.widgets import Button, Static, TextArea
 
 from fleet_tui.forms import FieldError, Form, build_form
-from fleet_tui.forms.nodes import Path, parse_json
+from fleet_tui.forms.node import Path
+from fleet_tui.forms.typed_values import parse_json
 from fleet_tui.forms.validation import error_line, path_text
 from fleet_tui.text import one_line, pretty_json
 from fleet_tui.ui.safe_text import literal

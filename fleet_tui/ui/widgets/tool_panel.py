@@ -19,7 +19,7 @@ from textual.widgets import Button, ProgressBar, Static, TextArea
 from fleet_tui.envs.base import Tool
 from fleet_tui.envs.tool_hints import header_line
 from fleet_tui.forms import FieldError, build_form
-from fleet_tui.forms.nodes import parse_json
+from fleet_tui.forms.typed_values import parse_json
 from fleet_tui.text import clean, name_line, one_line, pretty_json
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.field_preview import first_focusable

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from fleet_tui.forms import ArrayNode, MapNode, Node, ObjectNode
-from fleet_tui.forms.nodes import typable
+from fleet_tui.forms.typed_values import typable
 from fleet_tui.ui.widgets.field_preview import EditorLook, Palette, button_line, first_focusable
 from fleet_tui.ui.widgets.form_fields.base import FieldWidget, NestingField
 from fleet_tui.ui.widgets.form_fields.groups import ObjectField
