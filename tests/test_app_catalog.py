@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.resources import TextResource
 from textual.widgets import Tab
 
 from fleet_tui.envs.targets import McpTarget
@@ -16,8 +18,8 @@ from fleet_tui.ui.widgets.catalog_panes import PromptsPane, ResourcesPane
 from fleet_tui.ui.widgets.result_view import ResourceLinkButton
 from fleet_tui.ui.widgets.tool_list import tool_prompt
 from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected, wait_for
-from tests.fixtures.catalog_server import BLOB, WAV
-from tests.fixtures.mcp_servers import ServedMcp
+from tests.fixtures.catalog_server import BLOB, WAV, build_catalog_server
+from tests.fixtures.mcp_servers import ServedMcp, serve_in_thread
 
 
 def catalog_app(server: ServedMcp) -> FleetTuiApp:
@@ -236,3 +238,34 @@ async def test_every_sidebar_tab_is_in_sight_with_resources_and_prompts(catalog_
         sidebar = app.query_one("#sidebar").region
         for tab in tabs:
             assert sidebar.contains_region(tab.region), f"tab {tab.label} is cut off"
+
+
+async def test_the_panes_list_again_when_the_server_says_resources_or_prompts_changed():
+    server = build_catalog_server()
+
+    @server.tool(description="Adds a resource and a prompt and says both lists changed.")
+    async def grow(ctx: Context) -> str:
+        server.add_resource(TextResource(uri="memo://fresh", name="fresh", text="new"))
+
+        @server.prompt(description="Added while connected.")
+        def fresh() -> str:
+            return "fresh"
+
+        await ctx.session.send_resource_list_changed()
+        await ctx.session.send_prompt_list_changed()
+        return "grown"
+
+    served = serve_in_thread("catalog-growing", server)
+    try:
+        app = catalog_app(served)
+        async with app.run_test(size=SIZE) as pilot:
+            resources = await open_resources(pilot)
+            prompts = await wait_for(pilot, lambda: app.query(PromptsPane))
+            assert "memo://fresh" not in [r.uri for r in resources.resources]
+            await call(pilot, "grow")
+            await wait_for(
+                pilot, lambda: "memo://fresh" in [str(r.uri) for r in resources.resources]
+            )
+            await wait_for(pilot, lambda: "fresh" in [p.name for p in prompts[0].prompts])
+    finally:
+        served.stop()

@@ -263,6 +263,8 @@ class FleetTuiApp(
                     log.add(event)
             case ListChanged(kind="tools"):
                 self.run_worker(self.refresh_tools(), group="tool-refresh", exclusive=True)
+            case ListChanged(kind=kind):
+                self.list_catalog_again(kind)
             case EnvClosed(info, failure):
                 if failure is not None:
                     self.notify(f"Closing failed: {failure}", severity="error", markup=False)

@@ -54,6 +54,11 @@ class CatalogActions(AppPart):
         if self.controller.catalog() is not None:
             self._in_worker(self._list_all())
 
+    def list_catalog_again(self, kind: str) -> None:
+        """A server said its resources or prompts changed: list them again into their pane."""
+        if self.controller.catalog() is not None:
+            self._in_worker(self._list_resources() if kind == "resources" else self._list_prompts())
+
     async def _list_all(self) -> None:
         await self._list_resources()
         await self._list_prompts()
