@@ -40,7 +40,7 @@ def decode(data: bytes, mime_type: str = "image/png") -> PILImage.Image:
     Raises ImageTooLarge past MAX_PIXELS (checked in the header, before decoding anything),
     ImageRefused when the bytes are not an image Pillow reads.
     """
-    image = open_header(data, mime_type)
+    image: PILImage.Image = open_header(data, mime_type)
     try:
         image.load()
     except (OSError, SyntaxError, ValueError, EOFError, struct.error) as error:

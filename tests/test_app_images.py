@@ -18,7 +18,15 @@ from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.images import DISPLAY_MAX_SIDE
 from fleet_tui.ui.widgets.image_view import ImageView
 from fleet_tui.ui.widgets.task_features import TaskFeatures
-from tests.app_driver import SIZE, call, local_target, rendered_text, wait_connected, wait_idle
+from tests.app_driver import (
+    SIZE,
+    call,
+    local_target,
+    rendered_text,
+    wait_connected,
+    wait_for,
+    wait_idle,
+)
 from tests.fixtures.mcp_servers import NOT_AN_IMAGE, huge_png
 
 
@@ -147,3 +155,20 @@ async def test_a_large_image_is_drawn_from_a_smaller_copy_and_let_go(mcp_images)
         assert live_pictures((3000, 3000)) == 0, "the full-size picture is not kept"
         drawn = live_pictures((DISPLAY_MAX_SIDE, DISPLAY_MAX_SIDE))
     assert drawn <= 2, f"{drawn} pictures alive: only the one shown (and its drawing copy)"
+
+
+async def test_ctrl_g_takes_the_envs_screenshot_and_textuals_own_screenshot_saves_the_screen(
+    local_host, tmp_path
+):
+    app = FleetTuiApp(local_target(local_host.base_url, "desktop-todo"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await wait_idle(pilot)
+        count = len(app.controller.records)
+        await pilot.press("ctrl+g")
+        await wait_idle(pilot)
+        taken = app.controller.records[count]
+        assert (taken.tool, taken.arguments) == ("computer", {"action": "screenshot"})
+        app.action_screenshot(filename="screen.svg", path=str(tmp_path))
+        await wait_for(pilot, (tmp_path / "screen.svg").exists)
+        assert "<svg" in (tmp_path / "screen.svg").read_text(encoding="utf-8")

@@ -139,17 +139,17 @@ class FleetEnv:
         if self.sdk_env is not None and self.union is not None:
             await self.union.reconnect(progress)
             return
-        self.fleet = self.fleet or await self._client(progress)
+        client = self.fleet = self.fleet or await self._client(progress)
         if self.target.instance:
-            self.sdk_env = await self._attach(self.target.instance, progress)
+            self.sdk_env = await self._attach(client, self.target.instance, progress)
         else:
-            self.sdk_env = await self._provision(progress)
+            self.sdk_env = await self._provision(client, progress)
         self._describe_instance(self.sdk_env)
         self._start_heartbeat(self.sdk_env)
         root = self.sdk_env.urls.root if self.sdk_env.urls else None
         if not root:
             raise EnvError(f"instance {self.sdk_env.instance_id} reports no URLs (is it running?)")
-        api_key = self.fleet.client.api_key
+        api_key = client.client.api_key
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.union = McpUnion(
             [root + path for path in MCP_PATHS],
@@ -172,19 +172,23 @@ class FleetEnv:
             api_key = self.local_host.token
         return fleet_client(base_url, api_key, max_retries=self.max_retries)
 
-    async def _attach(self, instance_id: str, progress: Progress | None) -> fleet.AsyncEnv:
+    async def _attach(
+        self, client: fleet.AsyncFleet, instance_id: str, progress: Progress | None
+    ) -> fleet.AsyncEnv:
         say(progress, f"Attaching to instance {instance_id} on {self.where}")
-        sdk_env = await self._sdk(self.fleet.instance(instance_id), f"attach to {instance_id}")
+        sdk_env = await self._sdk(client.instance(instance_id), f"attach to {instance_id}")
         if sdk_env.status != "running":
             raise EnvError(f"instance {instance_id} is {sdk_env.status}, not running")
         return sdk_env
 
-    async def _provision(self, progress: Progress | None) -> fleet.AsyncEnv:
+    async def _provision(
+        self, client: fleet.AsyncFleet, progress: Progress | None
+    ) -> fleet.AsyncEnv:
         target = self.target
         say(progress, f"Provisioning {target.env_key} on {self.where}")
         started = time.monotonic()
         self._create = asyncio.ensure_future(
-            self.fleet.make(
+            client.make(
                 target.env_key,
                 data_key=target.data_key,
                 region=target.region,
@@ -237,6 +241,8 @@ class FleetEnv:
 
     async def _available_envs(self) -> str:
         try:
+            if self.fleet is None:
+                return ""
             envs = await asyncio.wait_for(self.fleet.list_envs(), 5)
         except Exception:
             return ""
@@ -380,5 +386,6 @@ class FleetEnv:
             if not self._create.done():
                 self._create.cancel()
                 with contextlib.suppress(Exception):
-                    await self.fleet.close_all(run_id=self.run_id)
+                    if self.fleet is not None:  # it made the create, so it is set
+                        await self.fleet.close_all(run_id=self.run_id)
             return None

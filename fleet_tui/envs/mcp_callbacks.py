@@ -99,7 +99,7 @@ def _roots(roots: Callable[[], list[str]]) -> Callable[..., Awaitable[Any]]:
         import mcp.types
 
         return mcp.types.ListRootsResult(
-            roots=[mcp.types.Root(uri=uri) for uri in root_uris(roots())]
+            roots=[mcp.types.Root.model_validate({"uri": uri}) for uri in root_uris(roots())]
         )
 
     return callback

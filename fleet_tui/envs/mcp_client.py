@@ -15,6 +15,7 @@ from typing import Any
 
 from fleet_tui.envs.mcp_callbacks import server_request_callbacks
 from fleet_tui.envs.server_requests import ElicitHandler, SampleHandler, SignInHandler
+from fleet_tui.envs.tool_call import Progress
 
 NotificationHandler = Callable[[str, Any], None]
 """Called with (endpoint URL, the server's notification as an `mcp.types` model)."""
@@ -54,9 +55,7 @@ class ClientHandlers:
     on_http: list[HttpTap] = field(default_factory=list)
     """Each sees every HTTP request to an HTTP endpoint, with its status and timing."""
 
-    def progress_callback(
-        self, url: str, tool: str
-    ) -> Callable[[float, float | None, str | None], Awaitable[None]]:
+    def progress_callback(self, url: str, tool: str) -> Progress:
         """The progress callback for one tools/call (given always, so a progressToken is sent)."""
 
         async def report(progress: float, total: float | None, message: str | None) -> None:

@@ -16,14 +16,17 @@ report how far it got.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import mcp.types
     from mcp.client.session import ClientSession
 
 
-Progress = Callable[[float, float | None, str | None], Awaitable[None]]
+class Progress(Protocol):
+    """Hears the server's progress notifications for one call (the SDK's `ProgressFnT`)."""
+
+    async def __call__(self, progress: float, total: float | None, message: str | None) -> None: ...
 
 
 def tool_call(

@@ -80,7 +80,9 @@ class Form:
     def _matches(self, schema: Schema, value: Any) -> bool:
         """Whether a value is valid against a branch schema (references resolve in the root)."""
         if isinstance(schema, dict) and isinstance(self.schema, dict):
-            defs = {k: self.schema[k] for k in ("$defs", "definitions") if k in self.schema}
+            defs: dict[str, Any] = {
+                k: self.schema[k] for k in ("$defs", "definitions") if k in self.schema
+            }
             schema = {**defs, **schema}
         return ArgumentValidator(schema).is_valid(value)
 

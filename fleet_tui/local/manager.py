@@ -57,7 +57,7 @@ def routes(registry: Registry) -> list[Route]:
         return registry.running(request.path_params["instance_id"])
 
     def state_of(request: Request) -> tuple[InstanceState, str]:
-        state = instance_of(request).state
+        state = instance_of(request).live_state
         name = request.path_params["name"]
         if name not in DATABASES:
             raise HostError(404, f"No sqlite resource '{name}' (known: {', '.join(DATABASES)})")
@@ -100,7 +100,7 @@ def routes(registry: Registry) -> list[Route]:
         instance = instance_of(request)
         body = await json_body(request)
         timestamp = reset_timestamp(body)
-        await run_in_threadpool(instance.state.reset, timestamp)
+        await run_in_threadpool(instance.live_state.reset, timestamp)
         instance.updated_at = time.time()
         seed = body.get("seed")
         suffix = f" (seed {seed})" if seed is not None else ""
@@ -128,7 +128,7 @@ def routes(registry: Registry) -> list[Route]:
 
     async def structured_diff(request: Request) -> JSONResponse:
         """What changed between the seed and the current database, in the runner's format."""
-        state = instance_of(request).state
+        state = instance_of(request).live_state
         ignore = (await json_body(request)).get("ignore_config") or {}
         return JSONResponse(await run_in_threadpool(diff_state, state, ignore))
 

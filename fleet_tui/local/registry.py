@@ -65,6 +65,13 @@ class Instance:
     def running(self) -> bool:
         return self.status == RUNNING
 
+    @property
+    def live_state(self) -> InstanceState:
+        """The state of a running instance (a stopped one has freed it)."""
+        if self.state is None:
+            raise HostError(404, f"Instance '{self.instance_id}' is {self.status}")
+        return self.state
+
     def expired(self, now: float) -> str | None:
         """Why this instance must stop now, if it must."""
         if self.ttl_seconds is not None and now >= self.created_at + self.ttl_seconds:

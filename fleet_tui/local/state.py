@@ -69,7 +69,11 @@ class InstanceState:
 
 
 def run_query(
-    state: InstanceState, name: str, query: str, args: list[Any] | None, read_only: bool
+    state: InstanceState,
+    name: str,
+    query: str,
+    args: list[Any] | dict[str, Any] | None,
+    read_only: bool,
 ) -> dict[str, Any]:
     """Run one statement; answer in the manager API's QueryResponse shape."""
     try:

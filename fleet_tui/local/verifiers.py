@@ -119,6 +119,7 @@ class VerifierPool:
 
     async def _read(self, process: asyncio.subprocess.Process) -> None:
         """Resolve each job's `pid` and `exit` futures from the pool's reports."""
+        assert process.stdout is not None  # started with stdout piped
         async for line in process.stdout:
             message = json.loads(line)
             futures = self.jobs.get(message["id"], {})
@@ -139,6 +140,7 @@ class VerifierPool:
         job_id = uuid.uuid4().hex
         futures = self.jobs[job_id] = {"pid": loop.create_future(), "exit": loop.create_future()}
         pid = None
+        assert process.stdin is not None  # started with stdin piped
         try:
             process.stdin.write(json.dumps({"id": job_id, "job": str(job_path)}).encode() + b"\n")
             await process.stdin.drain()
@@ -159,6 +161,7 @@ class VerifierPool:
         """Stop the pool; it kills the verifiers still running."""
         if self.process is None or self.process.returncode is not None:
             return
+        assert self.process.stdin is not None  # started with stdin piped
         self.process.stdin.close()
         try:
             await asyncio.wait_for(self.process.wait(), 5)
@@ -245,8 +248,8 @@ def routes(registry: Registry, pool: VerifierPool) -> list[Route]:
             "verifier_path": str(source),
             "function_name": body.get("function_name") or "verify",
             "args": body.get("args"),
-            "seed_db": str(instance.state.seed_db),
-            "current_db": str(instance.state.current_db),
+            "seed_db": str(instance.live_state.seed_db),
+            "current_db": str(instance.live_state.current_db),
             "instance_id": instance.instance_id,
             "env_key": instance.spec.key,
         }

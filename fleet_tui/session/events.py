@@ -24,7 +24,14 @@ from fleet_tui.envs.base import (
     UnknownBlock,
     Verdict,
 )
-from fleet_tui.envs.targets import Target, load_target
+from fleet_tui.envs.targets import (
+    FleetTarget,
+    LocalTarget,
+    McpTarget,
+    OpenEnvTarget,
+    Target,
+    load_target,
+)
 
 FORMAT_VERSION = 1
 IMAGES_FOLDER = ".images"
@@ -111,7 +118,7 @@ class SessionStart(_Event):
 def _target_or_none(dump: Any) -> Target | None:
     """The recorded target, from this version's dump or an older one; None when there is none
     or it is not one (the rest of the event is still worth reading)."""
-    if isinstance(dump, BaseModel):
+    if isinstance(dump, FleetTarget | LocalTarget | McpTarget | OpenEnvTarget):
         return dump  # a target being recorded
     if not isinstance(dump, dict) or not dump:
         return None

@@ -21,7 +21,7 @@ import os
 import queue
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -145,7 +145,10 @@ class SessionRecorder:
     # -- events ----------------------------------------------------------------------------
 
     def connect(
-        self, target: Target | None = None, info: EnvInfo | None = None, tools: list[str] = ()
+        self,
+        target: Target | None = None,
+        info: EnvInfo | None = None,
+        tools: Sequence[str] = (),
     ) -> int:
         event = ConnectEvent(
             seq=self._next(), at=_now(), target=target, info=info, tools=list(tools)

@@ -126,6 +126,7 @@ async def run_verifier_files(
         process = await start_child(
             "fleet_tui.tasks.verifier_child", str(request_path), str(result_path)
         )
+        assert process.stdout is not None and process.stderr is not None  # started piped
         started = time.perf_counter()
         try:
             ready = await wait_or_kill(process, process.stdout.readline(), STARTUP_TIMEOUT_S)

@@ -108,7 +108,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         arity = len(inspect.signature(function).parameters)
         args = [env, request.get("final_answer")][:arity]
         result = function(*args)
-        if inspect.isawaitable(result):
+        if inspect.iscoroutine(result):
             import asyncio
 
             result = asyncio.run(result)

@@ -28,13 +28,14 @@ from fleet_tui.proxy.agent_calls import REFUSED_BY_PERSON, AgentCalls
 from fleet_tui.proxy.gate import Breakpoint, Gate, Refusal, Release
 from fleet_tui.proxy.server import ProxyServer
 from fleet_tui.text import name_line, one_line
+from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.widgets.agent_pane import AgentPane, HeldCalls
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
 CLOSING = "fleet-tui is closing: the call was not made."
 
 
-class AgentHost(Protocol):
+class AgentHost(AppServices, Protocol):
     """What the agent features need of the app."""
 
     controller: SessionController
@@ -53,8 +54,6 @@ class AgentHost(Protocol):
     async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None: ...
 
     def refresh_status(self) -> None: ...
-
-    def notify(self, message: str, **options: Any) -> None: ...
 
     def copy_to_clipboard(self, text: str) -> None: ...
 

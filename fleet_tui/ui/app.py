@@ -30,6 +30,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.widget import Widget
@@ -290,7 +291,7 @@ class FleetTuiApp(
     # -- help, palette ---------------------------------------------------------------------------
 
     def focused_area(self) -> str:
-        node = self.focused
+        node: DOMNode | None = self.focused
         while node is not None:
             area = getattr(node, "HELP_AREA", None)
             if area:

@@ -8,7 +8,7 @@ length.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -67,7 +67,7 @@ def _help(entry: PaletteEntry) -> Content:
     return Content(one_line(entry.help, 120))
 
 
-def highlighted(title: str, offsets: list[int] | tuple[int, ...]) -> Text:
+def highlighted(title: str, offsets: Sequence[int]) -> Text:
     text = Text(one_line(title, 120))
     for offset in offsets:
         text.stylize("bold underline", offset, offset + 1)

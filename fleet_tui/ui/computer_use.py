@@ -39,7 +39,7 @@ class ComputerUseActions(AppPart):
         else:
             self.start_call(COMPUTER_TOOL, event.arguments)
 
-    def action_screenshot(self) -> None:
+    def action_take_screenshot(self) -> None:
         if not self.controller.computer_use:
             self.notify("This env has no computer tool.", severity="warning")
             return

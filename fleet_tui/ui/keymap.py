@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ ACTIONS: list[Action] = [
     Action("extension('open_trajectory')", "", "Open an agent trajectory…", show=False),
     Action("extension('show_trajectory')", "", "Show the Trajectory pane", show=False),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
-    Action("screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
+    Action("take_screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
     Action("toggle_live", "ctrl+l", "Live mode: clicks on the screenshot act at once", show=False),
     Action("toggle_typing", "ctrl+t", "Typing mode: keys go to the env", show=False),
     Action(
@@ -274,8 +274,8 @@ NOTES: dict[str, list[tuple[str, str]]] = {
 }
 
 
-def bindings_for(area: str) -> list[Binding]:
-    """The Textual bindings of one area."""
+def bindings_for(area: str) -> list[BindingType]:
+    """The Textual bindings of one area (typed as Textual's own `BINDINGS` are)."""
     return [
         Binding(a.key, a.name, a.short or a.description, show=a.show, priority=a.priority)
         for a in ACTIONS

@@ -20,7 +20,6 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
 from textual.widgets import TabbedContent
-from textual.worker import Worker
 
 from fleet_tui.controller import (
     CallAdded,
@@ -32,6 +31,7 @@ from fleet_tui.controller import (
 from fleet_tui.envs.base import ResetResult, Tool
 from fleet_tui.session.trajectory_run import TrajectoryRun
 from fleet_tui.text import one_line
+from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.screens.trajectory_screen import TrajectoryScreen
 from fleet_tui.ui.widgets.trajectory_pane import TrajectoryPane, TrajectorySteps
 
@@ -40,7 +40,7 @@ NO_VERIFIER = (
 )
 
 
-class TrajectoryHost(Protocol):
+class TrajectoryHost(AppServices, Protocol):
     """What the Trajectory pane needs of the app."""
 
     controller: SessionController
@@ -63,13 +63,7 @@ class TrajectoryHost(Protocol):
 
     def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
 
-    def run_worker(self, work: Any, **options: Any) -> Worker[Any]: ...
-
-    def notify(self, message: str, **options: Any) -> None: ...
-
     def query_one(self, selector: Any) -> Any: ...
-
-    def call_after_refresh(self, callback: Callable[[], Any]) -> bool: ...
 
 
 @dataclass

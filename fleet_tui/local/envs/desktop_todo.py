@@ -186,8 +186,9 @@ def perform(
         raise ToolError(f"coordinate {coordinate} is off the {gui.WIDTH}x{gui.HEIGHT} screen")
     if (action == "type" and not text) or (action == "key" and not (text or "").strip()):
         raise ToolError(f"{action} needs text")
+    keys = (text or "").split()  # "BackSpace BackSpace" presses twice
     if action == "key":
-        for key in text.split():
+        for key in keys:
             if key.lower() not in KEYS:
                 raise ToolError(
                     f"unsupported key {key!r}: use Return, BackSpace, Delete, Escape or Tab"
@@ -198,21 +199,22 @@ def perform(
         if coordinate is not None:
             ui = replace(ui, cursor_x=coordinate[0], cursor_y=coordinate[1])
         note = "screenshot"
-        if action in {"left_click", "double_click"}:
+        if action in {"left_click", "double_click"} and coordinate is not None:
             double = action == "double_click"
-            ui, note = click(conn, todos, ui, *coordinate, double=double, stamp=stamp)
-        elif action == "type":
+            x, y = coordinate
+            ui, note = click(conn, todos, ui, x, y, double=double, stamp=stamp)
+        elif action == "type" and text:
             ui, note = type_text(ui, text)
         elif action == "key":
             notes = []
-            for key in text.split():  # "BackSpace BackSpace" presses twice
+            for key in keys:
                 ui, key_note = press(conn, ui, key, stamp)
                 notes.append(key_note)
             note = "; ".join(notes)
         elif action == "scroll":
             step = scroll_amount if scroll_direction == "down" else -scroll_amount
             ui = replace(ui, scroll=max(ui.scroll + step, 0))
-        elif action == "mouse_move":
+        elif action == "mouse_move" and coordinate is not None:
             note = f"moved to {coordinate[0]},{coordinate[1]}"
         save_ui(conn, ui)
         todos, ui = load(conn)

@@ -104,7 +104,7 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 def _glyphs(text: str, size: int) -> tuple[Image.Image, int, int]:
     """`text` rendered once as an anti-aliased mask, with its offset from the origin
     (drawing text is most of a frame's cost; the same strings come back every frame)."""
-    left, top, right, bottom = font(size).getbbox(text)
+    left, top, right, bottom = (int(edge) for edge in font(size).getbbox(text))
     mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font(size))
     return mask, left, top

@@ -13,6 +13,7 @@ the instance's logical clock (`fleet_tui.local.clock`), which stamps `created_at
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -129,11 +130,13 @@ class DateRange(BaseModel):
     before: str | None = Field(default=None, description="ISO date, exclusive")
 
 
+SearchField = Literal["title", "description", "comments"]
+DEFAULT_SEARCH_FIELDS: tuple[SearchField, ...] = ("title", "description")
+
+
 class SearchQuery(BaseModel):
     text: str = Field(min_length=1, description="Case-insensitive text to find")
-    fields: list[Literal["title", "description", "comments"]] = Field(
-        default_factory=lambda: ["title", "description"]
-    )
+    fields: list[SearchField] = Field(default_factory=lambda: list(DEFAULT_SEARCH_FIELDS))
     created: DateRange | None = None
 
 
@@ -212,7 +215,7 @@ def build_servers(state: InstanceState):
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
     ) -> dict[str, Any]:
         """List issues, newest first unless `sort` says otherwise, optionally filtered."""
-        sql, args = "SELECT id FROM issues WHERE 1=1", []
+        sql, args = "SELECT id FROM issues WHERE 1=1", list[str | int]()
         for column, value in (("status", status), ("priority", priority), ("assignee", assignee)):
             if value is not None:
                 sql += f" AND {column} = ?"
@@ -264,7 +267,7 @@ def build_servers(state: InstanceState):
                 " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (project, title, description, priority, assignee, estimate, now, now),
             )
-            issue_id = cursor.lastrowid
+            issue_id = int(cursor.lastrowid or 0)  # an INSERT always sets it
             conn.executemany(
                 "INSERT OR IGNORE INTO labels VALUES (?, ?)",
                 [(issue_id, label) for label in labels],
@@ -369,9 +372,23 @@ def build_servers(state: InstanceState):
             ).fetchall()
             return {"users": [dict(row) for row in rows]}
 
-    for tool in (list_issues, get_issue, create_issue, update_issue):
+    main_tools: list[Callable[..., dict[str, Any]]] = [
+        list_issues,
+        get_issue,
+        create_issue,
+        update_issue,
+    ]
+    api_tools: list[Callable[..., dict[str, Any]]] = [
+        list_issues,
+        get_issue,
+        add_comment,
+        search_issues,
+        bulk_label,
+        list_users,
+    ]
+    for tool in main_tools:
         main.add_tool(tool)
-    for tool in (list_issues, get_issue, add_comment, search_issues, bulk_label, list_users):
+    for tool in api_tools:
         api.add_tool(tool)
     return {"mcp": main, "api/v1/mcp": api}
 

@@ -36,9 +36,9 @@ class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
         self._rows: tuple[object, Size, Style, list[Strip]] | None = None
         super().__init__(image, id=id, classes=classes)
 
-    @HalfcellImage.image.setter
+    @HalfcellImage.image.setter  # type: ignore[attr-defined]  # textual-image's is untyped
     def image(self, value: PILImage.Image | None) -> None:
-        HalfcellImage.image.fset(self, value)
+        HalfcellImage.image.fset(self, value)  # type: ignore[attr-defined]
         if self._rows is not None and self._rows[0] is not value:
             self._rows = None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from PIL import Image as PILImage
 from textual import events
@@ -132,7 +133,8 @@ class ImageView(Widget):
 
     def _draw(self, prepared: images.Prepared | None) -> None:
         self.prepared = prepared
-        self.query_one("#picture").image = self.picture
+        picture: Any = self.query_one("#picture")  # a textual-image widget, loaded on first use
+        picture.image = self.picture
         message = self.query_one(".image-error", Static)
         message.update(literal(self.error or ""))
         message.display = self.error is not None

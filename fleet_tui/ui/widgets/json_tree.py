@@ -40,6 +40,8 @@ class JsonTree(Tree[Any]):
 
     def _fill(self, node: TreeNode[Any]) -> None:
         value = node.data
+        if not isinstance(value, dict | list):
+            return
         items = value.items() if isinstance(value, dict) else enumerate(value)
         for count, (key, child) in enumerate(items):
             if count == CHILDREN_PER_NODE:

@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Static
 
 from fleet_tui.ui.keymap import bindings_for
@@ -66,7 +67,7 @@ class ScreenshotPane(Vertical, can_focus=True):
         super().__init__(id=id)
         self.border_title = "Screenshot"
         self._typed = ""
-        self._flush_timer = None
+        self._flush_timer: Timer | None = None
         self.last_click: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:

@@ -23,7 +23,7 @@ from textual.widgets import Button, Input, Static
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import EnvError, Task, Tool, Verdict
 from fleet_tui.envs.capabilities import HasTaskRoutes, unwrapped
-from fleet_tui.envs.targets import OpenEnvTarget
+from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.start import takes_final_answer, tools_for_modality
@@ -168,9 +168,9 @@ class TaskPanel(Vertical):
         except EnvError as error:
             self.notify(error.message, severity="error", markup=False)
             return
-        if provision:
-            env_key = self.session.target.env_key
-            self.notify(f"Starting {task.key}: provisioning {env_key}…", markup=False)
+        target = self.session.target
+        if provision and isinstance(target, InstanceTarget):  # only instances are provisioned
+            self.notify(f"Starting {task.key}: provisioning {target.env_key}…", markup=False)
             self.connect()  # env_ready applies the modality
         else:
             self.notify(f"Starting {task.key}: resetting the env…", markup=False)
@@ -255,10 +255,13 @@ class TaskPanel(Vertical):
         try:
             task = self.adhoc.apply(task) if self.adhoc else task
             assert task is not None
+            env = self.session.env
+            if env is None:
+                raise EnvError("the env is not connected: the verifier needs it")
             view.show_message(f"Running the verifier of {task.key} ({self.mode})…")
             started = time.monotonic()
             verdict = await run_verifier(
-                self.session.env,
+                env,
                 task,
                 mode=self.mode,
                 final_answer=answer,
@@ -287,11 +290,10 @@ class TaskPanel(Vertical):
             text=verdict_text(verdict, after=after).plain,
             elapsed_s=elapsed_s,
         )
-        severity = "information" if verdict.passed else "error"
         self.notify(
             verdict_headline(verdict),
             title=verdict.task_key or "verdict",
-            severity=severity,
+            severity="information" if verdict.passed else "error",
             markup=False,
         )
 

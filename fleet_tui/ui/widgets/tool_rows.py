@@ -172,7 +172,7 @@ class ToolRows(ScrollView, can_focus=True):
     def _on_leave(self, event: events.Leave) -> None:
         self.hovered = None
 
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         index = event.style.meta.get("row")
         if index is not None:
             self.highlighted = index

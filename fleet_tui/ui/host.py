@@ -1,0 +1,42 @@
+"""What the app's extensions use of Textual's App, typed as Textual types it, so that the
+extensions' host Protocols (`TaskHost`, `AgentHost`, `TrajectoryHost`) are met by the app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from textual.notifications import SeverityLevel
+from textual.worker import Worker
+
+
+class AppServices(Protocol):
+    """Toasts, workers and deferred calls."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
+
+    def run_worker(
+        self,
+        work: Any,
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[Any]: ...
+
+    def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool: ...
+
+    def call_after_refresh(
+        self, callback: Callable[..., Any], *args: Any, **kwargs: Any
+    ) -> bool: ...
