@@ -20,7 +20,6 @@ from typing import Any, Protocol
 
 from rich.text import Text
 from textual.widget import Widget
-from textual.widgets import TabbedContent
 
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import EnvError, ToolResult
@@ -48,6 +47,8 @@ class AgentHost(AppServices, Protocol):
     def tool_panel(self) -> ToolPanel: ...
 
     async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None: ...
+
+    def show_sidebar_pane(self, pane_id: str) -> None: ...
 
     async def show_call(self, record: CallRecord, result: ToolResult | None) -> None: ...
 
@@ -237,8 +238,5 @@ class AgentWatch:
 
 
 def _show_agent(app: AgentHost) -> None:
-    sidebar = app.query_one("#sidebar")
-    assert isinstance(sidebar, TabbedContent)
-    sidebar.display = True
-    sidebar.active = "pane-agent"
+    app.show_sidebar_pane("pane-agent")
     app.query_one(HeldCalls).focus()

@@ -159,6 +159,12 @@ class FleetTuiApp(
         """Add a tab to the sidebar (for panels such as tasks or state)."""
         await self.query_one("#sidebar", TabbedContent).add_pane(TabPane(title, widget, id=pane_id))
 
+    def show_sidebar_pane(self, pane_id: str) -> None:
+        """Show the sidebar, on the pane `pane_id` (the caller then focuses what it wants)."""
+        sidebar = self.query_one("#sidebar", TabbedContent)
+        sidebar.display = True
+        sidebar.active = pane_id
+
     def on_mount(self) -> None:
         self.screenshot_pane.display = False
         # The status bar owns the clock's timer, so it stops ticking when the bar is removed.

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from textual.message import Message
-from textual.widgets import TabbedContent
 
 from fleet_tui.envs.base import EnvError, Tool
 from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
@@ -190,9 +189,7 @@ class CatalogActions(AppPart):
         if not panes:
             self.notify(f"This target's servers list no {what}.", severity="warning")
             return
-        sidebar = self.query_one("#sidebar", TabbedContent)
-        sidebar.display = True
-        sidebar.active = pane_id
+        self.show_sidebar_pane(pane_id)
         self.screen.set_focus(panes[0].options)
 
     # -- helpers -----------------------------------------------------------------------------------

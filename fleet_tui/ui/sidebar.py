@@ -32,20 +32,20 @@ class SidebarActions(AppPart):
             self.notify(f"Arguments of call #{entry.number} loaded into the form.")
 
     def action_show_tools(self) -> None:
-        self._show_sidebar("pane-tools")
+        self.show_sidebar_pane("pane-tools")
         self.tool_list.focus_filter()  # focus left in another pane would switch the tab back
 
     def action_show_history(self) -> None:
-        self._show_sidebar("pane-history")
+        self.show_sidebar_pane("pane-history")
         # at once, not on the app's next turn: a key typed right after f3 (f1) acts on it
         self.screen.set_focus(self.history)
 
     def action_show_log(self) -> None:
-        self._show_sidebar("pane-log")
+        self.show_sidebar_pane("pane-log")
         self.query_one(ServerLogPane).focus_filter()
 
     def action_show_protocol(self) -> None:
-        self._show_sidebar("pane-protocol")
+        self.show_sidebar_pane("pane-protocol")
         pane = self.query_one(ProtocolPane)
         pane.focus_filter()
         self.call_after_refresh(pane.refresh_rows, True)

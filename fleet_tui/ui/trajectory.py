@@ -19,7 +19,6 @@ from rich.text import Text
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
-from textual.widgets import TabbedContent
 
 from fleet_tui.controller import (
     CallAdded,
@@ -52,6 +51,8 @@ class TrajectoryHost(AppServices, Protocol):
     def call_running(self) -> bool: ...
 
     async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None: ...
+
+    def show_sidebar_pane(self, pane_id: str) -> None: ...
 
     async def run_call(self, record: CallRecord) -> None: ...
 
@@ -115,10 +116,7 @@ class TrajectoryReplay:
         if self.pane is None:
             self.app.notify("No trajectory open: ctrl+p, Open an agent trajectory…")
             return
-        sidebar = self.app.query_one("#sidebar")
-        assert isinstance(sidebar, TabbedContent)
-        sidebar.display = True
-        sidebar.active = "pane-trajectory"
+        self.app.show_sidebar_pane("pane-trajectory")
         self.pane.query_one(TrajectorySteps).focus()
 
     # -- what the session did --------------------------------------------------------------------

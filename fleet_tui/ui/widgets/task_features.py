@@ -16,7 +16,6 @@ from typing import Any, Protocol
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
-from textual.widgets import TabbedContent
 
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import Env, ResetResult, Task, Tool
@@ -46,6 +45,8 @@ class TaskHost(Protocol):
     def tool_list(self) -> ToolList: ...
 
     async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None: ...
+
+    def show_sidebar_pane(self, pane_id: str) -> None: ...
 
     def start_connect(self, reopen: bool = False) -> None: ...
 
@@ -143,8 +144,5 @@ class TaskFeatures:
 
 
 def _show_pane(app: TaskHost, pane_id: str, focus: str) -> None:
-    sidebar = app.query_one("#sidebar")
-    assert isinstance(sidebar, TabbedContent)
-    sidebar.display = True
-    sidebar.active = pane_id
+    app.show_sidebar_pane(pane_id)
     app.query_one(focus).focus()
