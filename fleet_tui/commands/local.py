@@ -46,8 +46,8 @@ def token_text(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from fleet_tui.envs.base import EnvError
-    from fleet_tui.local.guard import new_token
     from fleet_tui.local.runner import HOST, make_server
+    from fleet_tui.loopback_guard import new_token
 
     token = args.token or new_token()
     try:

@@ -1,7 +1,8 @@
 """The local Fleet-compatible host as one ASGI app.
 
-Routes: the orchestrator under `/v1`, each instance under `/instances/{id}/`
-(manager API at `api/v1/env`, MCP at `mcp` and `api/v1/mcp`), all behind `HostGuard`.
+Routes: the orchestrator under `/v1`, each instance under `/instances/{id}/` (manager API at
+`api/v1/env`, MCP at `mcp` and `api/v1/mcp`), all behind the loopback guard
+(`fleet_tui/loopback_guard.py`): the host runs verifier code, so only its own callers may reach it.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from starlette.types import ASGIApp
 
 from fleet_tui.local import manager, orchestrator, verifiers
 from fleet_tui.local.envs import MCP_PATHS
-from fleet_tui.local.guard import HostGuard
 from fleet_tui.local.mcp_mount import McpEndpoint
 from fleet_tui.local.registry import HostError, Registry
+from fleet_tui.loopback_guard import LoopbackGuard
 
 logger = logging.getLogger(__name__)
+
+HOST_TOKEN_HINT = "this host needs its token as the API key (`fleet-tui local serve` prints it)"
 
 
 async def _host_error(request: Request, error: HostError) -> JSONResponse:
@@ -81,4 +84,4 @@ def build_app(
         exception_handlers={HostError: _host_error, HTTPException: _http_error},
         lifespan=lifespan,
     )
-    return HostGuard(app, token), registry
+    return LoopbackGuard(app, token, HOST_TOKEN_HINT), registry

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 import uvicorn
 
 from fleet_tui.local.app import build_app
-from fleet_tui.local.guard import new_token
 from fleet_tui.local.registry import Registry
+from fleet_tui.loopback_guard import new_token
 
 HOST = "127.0.0.1"
 

@@ -2,7 +2,7 @@
 
 The server runs on a thread of its own (its own event loop, as the local host does); each call
 is handed to the loop that owns the session (the app's, or the headless command's) and awaited
-there, so the session is only ever touched from its own loop. Requests pass the local host's
+there, so the session is only ever touched from its own loop. Requests pass the loopback
 guard first: a loopback `Host`, no foreign `Origin`, and the proxy's bearer token.
 """
 
@@ -19,7 +19,7 @@ import uvicorn
 
 from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvError
-from fleet_tui.local.guard import HostGuard, new_token
+from fleet_tui.loopback_guard import LoopbackGuard, new_token
 from fleet_tui.proxy.agent_calls import AgentCalls
 from fleet_tui.text import describe_error
 
@@ -65,7 +65,7 @@ class ProxyServer:
         self._sock = _bind(port)
         self.port: int = self._sock.getsockname()[1]
         config = uvicorn.Config(
-            HostGuard(self._app(), self.token, token_hint=TOKEN_HINT),
+            LoopbackGuard(self._app(), self.token, TOKEN_HINT),
             log_config=None,
             log_level="warning",
             lifespan="on",

@@ -1,34 +1,43 @@
-"""The local host's gate: it runs verifier code, so only its own callers may reach it.
+"""The gate in front of every server fleet-tui runs on 127.0.0.1: only its own callers get in.
 
-`HostGuard` wraps the host's ASGI app. A request gets through when its `Host` names this host
-(127.0.0.1, localhost or [::1] on the port it was received on), any `Origin` is this host's own,
-a body (and every POST, PUT or PATCH) is `application/json`, and it carries the host's token as
-`Authorization: Bearer <token>` (or as `X-Runner-Token`, which the SDK sends on instance calls
-after asking `/v1/runner-auth/token` for it). Anything else is answered 4xx with a one-line
-`{"detail": ...}` and never reaches the app: this is what stops a web page that rebinds its
-name to 127.0.0.1 from creating instances and running its own verifier code.
+`LoopbackGuard` wraps an ASGI app (the local host, the agent proxy, `fleet-tui openenv serve`).
+A request, or a WebSocket upgrade, gets through when its `Host` names this server (127.0.0.1,
+localhost or [::1] on the port it was received on), any `Origin` is this server's own, a body
+(and every POST, PUT or PATCH) is `application/json`, and it carries the server's token as
+`Authorization: Bearer <token>` (or as `X-Runner-Token`, which the Fleet SDK sends on instance
+calls). Anything else is answered 4xx with a one-line `{"detail": ...}` and never reaches the
+app: this is what stops a web page from driving the server, whether it opens a cross-site
+WebSocket (browsers cannot add a header to one) or rebinds its own name to 127.0.0.1.
+
+Standard library only: `fleet_tui/openenv_serve.py` loads this file by its path in another
+virtualenv's Python, where fleet_tui's dependencies are not installed.
 """
 
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
 
-from starlette.responses import JSONResponse
-
-if TYPE_CHECKING:
-    from starlette.types import ASGIApp, Receive, Scope, Send
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON_TYPE = b"application/json"
 RUNNER_TOKEN_HEADER = b"x-runner-token"
-HOST_TOKEN_HINT = "this host needs its token as the API key (`fleet-tui local serve` prints it)"
+WRONG_TOKEN = "the token sent is not this host's token"
+WEBSOCKET_DENIAL = "websocket.http.response"
+"""The ASGI extension that lets a refused WebSocket upgrade get an HTTP answer with a reason."""
 
 
 def new_token() -> str:
-    """A random token for one run of the host."""
+    """A random token for one run of a server."""
     return secrets.token_urlsafe(32)
 
 
@@ -42,7 +51,7 @@ def header_values(scope: Scope, name: bytes) -> list[bytes]:
 
 
 def own_hosts(scope: Scope) -> set[bytes]:
-    """The `Host` values that name this host: a loopback name with the port it listens on."""
+    """The `Host` values that name this server: a loopback name with the port it listens on."""
     port = (scope.get("server") or (None, None))[1]
     if port is None:
         return set()
@@ -68,8 +77,8 @@ def bearer_token(scope: Scope) -> bytes | None:
     return runner[0].strip() if runner else None
 
 
-def rejection(scope: Scope, token: bytes, token_hint: str = HOST_TOKEN_HINT) -> Rejection | None:
-    """Why this request may not reach the host, or None (`token_hint`: what to say when the
+def rejection(scope: Scope, token: bytes, token_hint: str) -> Rejection | None:
+    """Why this request may not reach the server, or None (`token_hint`: what to say when the
     request carries no token)."""
     hosts = header_values(scope, b"host")
     allowed = own_hosts(scope)
@@ -82,17 +91,17 @@ def rejection(scope: Scope, token: bytes, token_hint: str = HOST_TOKEN_HINT) -> 
     if given is None:
         return Rejection(401, token_hint)
     if not hmac.compare_digest(given, token):
-        return Rejection(401, "the API key is not this host's token")
+        return Rejection(401, WRONG_TOKEN)
     content_type = b"".join(header_values(scope, b"content-type")[:1])
     if has_body(scope) and content_type.split(b";")[0].strip().lower() != JSON_TYPE:
         return Rejection(415, "the request body must be JSON (Content-Type: application/json)")
     return None
 
 
-class HostGuard:
+class LoopbackGuard:
     """Pure ASGI middleware letting only requests that pass `rejection` reach `app`."""
 
-    def __init__(self, app: ASGIApp, token: str, token_hint: str = HOST_TOKEN_HINT) -> None:
+    def __init__(self, app: App, token: str, token_hint: str) -> None:
         self.app = app
         self.token = token.encode()
         self.token_hint = token_hint
@@ -105,10 +114,19 @@ class HostGuard:
         if refused is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
-            headers = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
-            response = JSONResponse(
-                {"detail": refused.detail}, status_code=refused.status, headers=headers
-            )
-            await response(scope, receive, send)
-        else:  # a websocket: closed before it is accepted (the client sees a 403)
+            await refuse(send, "http.response", refused)
+        elif WEBSOCKET_DENIAL in scope.get("extensions", {}):
+            await refuse(send, "websocket.http.response", refused)
+        else:  # a server without the extension: closed before it is accepted (an HTTP 403)
             await send({"type": "websocket.close", "code": 1008})
+
+
+async def refuse(send: Send, kind: str, refused: Rejection) -> None:
+    """Answer with `refused`'s status and `{"detail": ...}` (`kind`: the ASGI message type's
+    start, `http.response` or, refusing a WebSocket upgrade, `websocket.http.response`)."""
+    body = json.dumps({"detail": refused.detail}).encode()
+    headers = [(b"content-type", JSON_TYPE), (b"content-length", str(len(body)).encode())]
+    if refused.status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    await send({"type": f"{kind}.start", "status": refused.status, "headers": headers})
+    await send({"type": f"{kind}.body", "body": body})
