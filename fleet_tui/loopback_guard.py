@@ -18,6 +18,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import socket
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
@@ -27,6 +28,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+HOST = "127.0.0.1"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON_TYPE = b"application/json"
@@ -34,6 +36,21 @@ RUNNER_TOKEN_HEADER = b"x-runner-token"
 WRONG_TOKEN = "the token sent is not this host's token"
 WEBSOCKET_DENIAL = "websocket.http.response"
 """The ASGI extension that lets a refused WebSocket upgrade get an HTTP answer with a reason."""
+
+
+def loopback_socket(port: int) -> socket.socket:
+    """A socket listening on 127.0.0.1:`port` (0 picks a free port) for a guarded server to
+    serve on; connections made before it starts wait instead of being refused. OSError when
+    the port cannot be had."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def new_token() -> str:

@@ -11,17 +11,7 @@ import uvicorn
 
 from fleet_tui.local.app import build_app
 from fleet_tui.local.registry import Registry
-from fleet_tui.loopback_guard import new_token
-
-HOST = "127.0.0.1"
-
-
-def _bind(port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((HOST, port))
-    sock.listen(128)  # connections made before uvicorn starts wait instead of being refused
-    return sock
+from fleet_tui.loopback_guard import HOST, loopback_socket, new_token
 
 
 class HostServer(uvicorn.Server):
@@ -51,7 +41,7 @@ def make_server(port: int, token: str, **options) -> tuple[uvicorn.Server, socke
         access_log=False,
         timeout_graceful_shutdown=5,
     )
-    return HostServer(config, registry), _bind(port), registry
+    return HostServer(config, registry), loopback_socket(port), registry
 
 
 @dataclass

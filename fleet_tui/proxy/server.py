@@ -19,11 +19,10 @@ import uvicorn
 
 from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvError
-from fleet_tui.loopback_guard import LoopbackGuard, new_token
+from fleet_tui.loopback_guard import HOST, LoopbackGuard, loopback_socket, new_token
 from fleet_tui.proxy.agent_calls import AgentCalls
 from fleet_tui.text import describe_error
 
-HOST = "127.0.0.1"
 PATH = "/mcp"
 SERVER_NAME = "fleet-tui"
 TOKEN_HINT = "the proxy needs its token as `Authorization: Bearer <token>` (fleet-tui prints it)"
@@ -33,15 +32,10 @@ READY_TIMEOUT_S = 300.0
 
 
 def _bind(port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((HOST, port))
+        return loopback_socket(port)
     except OSError as error:
-        sock.close()
         raise EnvError(f"cannot serve MCP on {HOST}:{port}: {error.strerror or error}") from None
-    sock.listen(128)
-    return sock
 
 
 class ProxyServer:
