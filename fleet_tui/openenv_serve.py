@@ -2,10 +2,15 @@
 
 `fleet-tui openenv serve` runs this file by its path with that virtualenv's Python, so it
 imports only the standard library at the top, and openenv, uvicorn and the env's own SDK
-inside functions: never fleet_tui (whose dependencies are not there).
+inside functions: never fleet_tui (whose dependencies are not there). fleet-tui binds the
+listening socket and hands it over (`--fd`), with the file holding the server's token
+(`--token-file`, removed when the server stops).
 
 What it adds to the generated server, in this process only (the generated files and the
 user's env stay as they are):
+- the loopback guard (`loopback_guard.py` beside this file, standard library only, loaded by
+  its path): a request or WebSocket needs a loopback `Host`, no other site's `Origin` and the
+  token, so a web page cannot reset and step the env, or read a task's answer;
 - a Verifiers `Environment` registers SIGINT/SIGTERM handlers when it is built, which Python
   allows only on the main thread, and the generated wrapper builds it on a worker thread. Here
   a handler set off the main thread is ignored (the server's own handlers stay; the env's
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import signal
 import socket
@@ -28,15 +34,42 @@ import threading
 from pathlib import Path
 from typing import Any
 
-HOST = "127.0.0.1"
+GUARD = Path(__file__).with_name("loopback_guard.py")
+TOKEN_HINT = (
+    "this server needs its token as `Authorization: Bearer <token>` "
+    "(`fleet-tui openenv serve` printed it)"
+)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fleet-tui openenv serve")
     parser.add_argument("package", help="the folder `openenv import` generated")
-    parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    parser.add_argument("--fd", type=int, required=True, help="the socket bound on 127.0.0.1")
+    parser.add_argument(
+        "--token-file", type=Path, required=True, help="holds the token; removed at the end"
+    )
     args = parser.parse_args(argv)
-    package = Path(args.package).resolve()
+    listener = socket.socket(fileno=args.fd)
+    try:
+        token = read_token(args.token_file)
+        if token is None:
+            return 2
+        return serve_package(Path(args.package).resolve(), listener, token)
+    finally:
+        args.token_file.unlink(missing_ok=True)
+
+
+def read_token(path: Path) -> str | None:
+    """The token fleet-tui kept in `path`, or None (said on stderr) when it cannot be read."""
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"cannot read the server's token in {path}: {error}", file=sys.stderr)
+        return None
+
+
+def serve_package(package: Path, listener: socket.socket, token: str) -> int:
+    """Serve the generated app in `package` on `listener` until stopped; 2 when it cannot."""
     if not (package / "server" / "app.py").is_file():
         print(
             f"{package} has no server/app.py: not a package `openenv import` made", file=sys.stderr
@@ -54,15 +87,17 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError as error:
         print(f"{sys.executable} cannot import {error.name}: {error}", file=sys.stderr)
         return 2
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((HOST, args.port))
-    except OSError as error:
-        print(f"cannot listen on {HOST}:{args.port}: {error.strerror}", file=sys.stderr)
-        return 2
-    serve(app, listener, package.name)
+    serve(loopback_guard().LoopbackGuard(app, token, TOKEN_HINT), listener, package.name, token)
     return 0
+
+
+def loopback_guard() -> Any:
+    """fleet-tui's `loopback_guard.py`, loaded by its path (fleet_tui is not importable here)."""
+    spec = importlib.util.spec_from_file_location("fleet_tui_loopback_guard", GUARD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def ignore_signal_handlers_off_the_main_thread() -> None:
@@ -164,17 +199,22 @@ def verifiers_messages() -> Any:
     return normalize_messages
 
 
-def serve(app: Any, listener: socket.socket, name: str) -> None:
-    """Serve until SIGINT or SIGTERM; say where once listening."""
+def serve(app: Any, listener: socket.socket, name: str, token: str) -> None:
+    """Serve until SIGINT or SIGTERM; say where, and the token, once listening."""
     import uvicorn
 
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    port = listener.getsockname()[1]
+    host, port = listener.getsockname()[:2]
     started = server.startup
 
     async def startup(sockets: Any = None) -> None:
         await started(sockets=sockets)
-        print(f"serving {name} at http://{HOST}:{port}", flush=True)
+        print(f"serving {name} at http://{host}:{port}", flush=True)
+        print(
+            f"token {token} (send it as `Authorization: Bearer TOKEN`; "
+            "fleet-tui run by you sends it by itself)",
+            flush=True,
+        )
 
     def stop(*_: object) -> None:
         server.should_exit = True

@@ -204,7 +204,8 @@ def test_fleet_tui_openenv_serve_serves_the_ors_package_too(openenv_venv, shapes
     package = Path(shapes_server.log_path).parent / "shapes"
     launched = serve_with_launcher(openenv_venv, package)
     try:
-        task = ["--openenv", launched.base_url, "--openenv-task", "test:1"]
+        task = ["--openenv", launched.base_url, "--openenv-token", launched.token]
+        task += ["--openenv-task", "test:1"]
         assert main(["call", *task, "answer", "-a", "colour=green"]) == 0
         assert "reward: 1.0  done: true" in capsys.readouterr().out
     finally:

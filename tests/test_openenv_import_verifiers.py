@@ -23,6 +23,7 @@ from tests.app_driver import call, openenv_tasks_app, wait_for, wait_idle
 from tests.fixtures.openenv_servers import (
     ENV_SOURCES,
     openenv_import,
+    reachable,
     serve_imported,
     serve_with_launcher,
 )
@@ -39,9 +40,8 @@ def arith_package(openenv_venv, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def arith_server(openenv_venv, arith_package):
-    server = serve_with_launcher(openenv_venv, arith_package)
-    yield server
-    server.stop()
+    with reachable(serve_with_launcher(openenv_venv, arith_package)) as server:
+        yield server
 
 
 def test_served_plainly_the_wrapper_fails_on_verifiers_signal_handlers(

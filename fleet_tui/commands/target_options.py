@@ -56,6 +56,12 @@ def add_target_arguments(
         metavar="SPLIT:INDEX",
         help="with --openenv: reset into this task (see `fleet-tui tasks`)",
     )
+    group.add_argument(
+        "--openenv-token",
+        metavar="TOKEN",
+        help="with --openenv: the token `fleet-tui openenv serve` printed (default: "
+        "$FLEET_TUI_OPENENV_TOKEN, else the one it keeps for its port on this machine)",
+    )
     group.add_argument("--data-key", metavar="KEY[:VERSION]", help="data snapshot to seed from")
     group.add_argument("--region", help="Fleet region")
     group.add_argument("--image-type", help="instance image type")
@@ -101,7 +107,8 @@ def target_from_args(args: argparse.Namespace) -> Target:
     env_variables = dict(key_value(item, "--env") for item in args.env_variables)
     remember_secrets(env_variables)  # whatever the target: an env may echo them
     if args.openenv:
-        return OpenEnvTarget(url=args.openenv, task=parse_openenv_task(args.openenv_task))
+        task = parse_openenv_task(args.openenv_task)
+        return OpenEnvTarget(url=args.openenv, task=task, token=args.openenv_token)
     if not (args.env_key or args.instance):
         headers = dict(header(item) for item in args.headers)
         remember_secret_values(list(headers.values()))
@@ -185,6 +192,8 @@ def check_target_args(args: argparse.Namespace) -> None:
         raise EnvError("--header is sent to --mcp endpoints: add --mcp URL")
     if args.openenv_task and not args.openenv:
         raise EnvError("--openenv-task picks a task of an OpenEnv server: add --openenv URL")
+    if args.openenv_token and not args.openenv:
+        raise EnvError("--openenv-token is sent to an OpenEnv server: add --openenv URL")
     if args.local and args.base_url:
         raise EnvError("--local and --base-url are alternatives: pick one")
     if args.env_key and args.instance:

@@ -42,11 +42,10 @@ def run(args: argparse.Namespace) -> int:
         raise EnvError("tasks lists the tasks of an OpenEnv server: give --openenv URL")
     if args.split is None and (args.index is not None or args.stop is not None or args.start):
         raise EnvError("--start, --stop and --index need --split")
-    from fleet_tui.envs.openenv import http_base_url
-    from fleet_tui.envs.openenv_http import OpenEnvHttp
+    from fleet_tui.envs.openenv import http_routes
 
     async def work() -> int:
-        http = OpenEnvHttp(http_base_url(target.url))
+        http = http_routes(target)
         try:
             if args.split is None:
                 return await show_environments(http, args)

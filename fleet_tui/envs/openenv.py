@@ -10,6 +10,9 @@ No hidden resets: the env resets once when the session opens (announced with its
 afterwards only when asked. Once an episode is done, further calls are refused until a reset,
 unless the caller passes `after_done=True`. When the socket drops, the env says so plainly:
 reconnecting (`reconnect()`) opens a new session and so starts a new episode.
+
+A server that asks for a token (`fleet-tui openenv serve`'s) gets it on every request and on the
+WebSocket upgrade, as `Authorization: Bearer`: see `openenv_token.py` for where it comes from.
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ from fleet_tui.envs.base import (
     Tool,
     ToolResult,
 )
-from fleet_tui.envs.openenv_http import OpenEnvHttp
+from fleet_tui.envs.openenv_http import OpenEnvHttp, detail_of
 from fleet_tui.envs.openenv_results import tool_result_from_observation, tool_result_from_step
+from fleet_tui.envs.openenv_token import server_token
 from fleet_tui.envs.results import error_result, tool_from_mcp
 from fleet_tui.envs.targets import OpenEnvTarget
 
@@ -68,7 +72,9 @@ class OpenEnvEnv:
         self.base_url = http_base_url(target.url)
         self.ws_url = ws_url(self.base_url)
         self.info = EnvInfo(kind="openenv", base_url=self.base_url)
-        self.http = OpenEnvHttp(self.base_url)
+        token = server_token(target.token, self.base_url)
+        self._headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.http = OpenEnvHttp(self.base_url, token=token)
         self.episode_id: str | None = None
         self.done = False
         self._reset_on_connect = reset_on_connect
@@ -236,7 +242,12 @@ class OpenEnvEnv:
     async def _open_socket(self) -> None:
         try:
             self._socket = await websockets.connect(
-                self.ws_url, max_size=None, open_timeout=30, ping_interval=20, ping_timeout=120
+                self.ws_url,
+                additional_headers=self._headers,
+                max_size=None,
+                open_timeout=30,
+                ping_interval=20,
+                ping_timeout=120,
             )
         except (OSError, websockets.WebSocketException, TimeoutError) as error:
             self._status.state = EndpointState.DOWN
@@ -335,6 +346,12 @@ class OpenEnvEnv:
 _FATAL_CODES = {"CAPACITY_REACHED", "FACTORY_ERROR"}
 
 
+def http_routes(target: OpenEnvTarget) -> OpenEnvHttp:
+    """The stateless HTTP side of the target's server (task routes, metadata), with its token."""
+    base_url = http_base_url(target.url)
+    return OpenEnvHttp(base_url, token=server_token(target.token, base_url))
+
+
 def http_base_url(url: str) -> str:
     """The server's HTTP base URL, from an http(s) or ws(s) URL (a trailing /ws is dropped)."""
     parts = urlsplit(url if "://" in url else f"http://{url}")
@@ -377,4 +394,7 @@ def _reason(error: BaseException) -> str:
         return "the server closed the connection" if error.rcvd else "connection dropped"
     if isinstance(error, TimeoutError):
         return "no answer in time"
+    if isinstance(error, websockets.InvalidStatus):  # the upgrade refused, as the guard does
+        response = error.response
+        return f"HTTP {response.status_code}: {detail_of(response.body, response.reason_phrase)}"
     return str(error) or type(error).__name__

@@ -7,6 +7,7 @@ listing is simply empty, never an error.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,9 +29,10 @@ class HttpRouteError(EnvError):
 class OpenEnvHttp:
     """Stateless requests to one OpenEnv server (each builds a fresh env on the server)."""
 
-    def __init__(self, base_url: str, *, timeout_s: float = 60.0) -> None:
+    def __init__(self, base_url: str, *, token: str | None = None, timeout_s: float = 60.0) -> None:
         self.base_url = base_url.rstrip("/")
-        self._client = httpx.AsyncClient(base_url=self.base_url, timeout=timeout_s)
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        self._client = httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=timeout_s)
         self._environments: list[str] | None = None
 
     async def aclose(self) -> None:
@@ -162,8 +164,14 @@ def task_from_route(spec: Any, split: str, index: int) -> Task:
 
 
 def _detail(response: httpx.Response) -> str:
+    return detail_of(response.content, response.reason_phrase)
+
+
+def detail_of(body: bytes, reason: str) -> str:
+    """What an error reply says: its JSON `detail`, else the start of its text, else `reason`
+    (the status line's)."""
     try:
-        detail = response.json().get("detail")
+        detail = json.loads(body).get("detail")
     except (ValueError, AttributeError):
         detail = None
-    return str(detail) if detail else response.text[:200] or response.reason_phrase
+    return str(detail) if detail else body[:200].decode("utf-8", "replace") or reason

@@ -82,6 +82,9 @@ class OpenEnvTarget(BaseModel):
     url: str
     task: tuple[str, int] | None = None
     """(split, index): the task a session resets into, on servers with task routes."""
+    token: str | None = Field(default=None, exclude=True, repr=False)
+    """The token the server asks for (`fleet-tui openenv serve` prints it); a secret, so never
+    dumped. None: found as `envs.openenv_token.server_token` says, if the server needs one."""
 
     def describe(self) -> str:
         return f"openenv {self.url}"

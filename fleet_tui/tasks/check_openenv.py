@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fleet_tui.envs.base import EnvError, Task, ToolResult, Verdict
-from fleet_tui.envs.openenv import OpenEnvEnv, http_base_url
-from fleet_tui.envs.openenv_http import OpenEnvHttp
+from fleet_tui.envs.openenv import OpenEnvEnv, http_routes
 from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.tasks.check import (
     CheckReport,
@@ -27,7 +26,7 @@ from fleet_tui.tasks.check import (
 
 async def openenv_tasks(target: OpenEnvTarget, split: str | None = None) -> list[Task]:
     """Every task of the server's splits (or of `split`)."""
-    http = OpenEnvHttp(http_base_url(target.url))
+    http = http_routes(target)
     try:
         if await http.env_name(None) is None:
             raise EnvError(f"{http.base_url} has no task routes (it is not an imported env)")
