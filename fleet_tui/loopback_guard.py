@@ -58,6 +58,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def sendable_token(text: str) -> bool:
+    """Whether `text` can be a token: visible ASCII without spaces, as a header carries it."""
+    return bool(text) and text.isascii() and text.isprintable() and " " not in text
+
+
 class Rejection(NamedTuple):
     status: int
     detail: str

@@ -13,6 +13,7 @@ import httpx
 import pytest
 import websockets
 
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv, ws_url
 from fleet_tui.envs.openenv_token import TOKEN_ENV_VAR, kept_token, server_token
 from fleet_tui.envs.targets import OpenEnvTarget
@@ -184,3 +185,12 @@ async def test_the_token_is_never_recorded(served, tmp_path):
     recorded = path.read_text()
     assert '"echo"' in recorded and "[redacted]" in recorded
     assert served.token not in recorded
+
+
+def test_a_token_no_header_can_carry_is_refused_in_plain_words(served, monkeypatch):
+    monkeypatch.setenv(TOKEN_ENV_VAR, "two words")
+    with pytest.raises(EnvError, match="the OpenEnv token is not visible ASCII characters"):
+        server_token(None, served.base_url)
+    given = fleet_tui("call", "--openenv", served.base_url, "--openenv-token", "two words", "echo")
+    assert given.returncode == 2
+    assert "a token is visible ASCII characters without spaces" in given.stderr

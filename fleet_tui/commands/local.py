@@ -8,6 +8,8 @@ import os
 import signal
 import sys
 
+from fleet_tui.loopback_guard import sendable_token
+
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 TOKEN_ENV_VAR = "FLEET_TUI_LOCAL_TOKEN"
 
@@ -39,7 +41,7 @@ def port_number(text: str) -> int:
 
 def token_text(text: str) -> str:
     """A token clients can send in a header (visible ASCII, no spaces), for argparse."""
-    if not text or not (text.isascii() and text.isprintable()) or " " in text:
+    if not sendable_token(text):
         raise argparse.ArgumentTypeError("a token is visible ASCII characters without spaces")
     return text
 

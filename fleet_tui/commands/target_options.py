@@ -7,6 +7,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
+from fleet_tui.commands.local import token_text
 from fleet_tui.envs.errors import EnvError
 from fleet_tui.text import one_line, remember_secret_values, remember_secrets
 
@@ -59,6 +60,7 @@ def add_target_arguments(
     group.add_argument(
         "--openenv-token",
         metavar="TOKEN",
+        type=token_text,
         help="with --openenv: the token `fleet-tui openenv serve` printed (default: "
         "$FLEET_TUI_OPENENV_TOKEN, else the one it keeps for its port on this machine)",
     )

@@ -15,6 +15,8 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from fleet_tui.envs.errors import EnvError
+from fleet_tui.loopback_guard import sendable_token
 from fleet_tui.private_files import make_private_dir, state_dir, write_private
 from fleet_tui.text import remember_secret_values
 
@@ -41,9 +43,12 @@ def server_token(given: str | None, base_url: str) -> str | None:
     """The token to send to the OpenEnv server at `base_url`: `given`, else
     `$FLEET_TUI_OPENENV_TOKEN`, else the one kept for its loopback port; None without one."""
     token = given or os.environ.get(TOKEN_ENV_VAR) or kept_token(base_url)
-    if token:
-        remember_secret_values([token])
-    return token or None
+    if not token:
+        return None
+    remember_secret_values([token])
+    if not sendable_token(token):
+        raise EnvError("the OpenEnv token is not visible ASCII characters without spaces")
+    return token
 
 
 def kept_token(base_url: str) -> str | None:
@@ -62,6 +67,4 @@ def kept_token(base_url: str) -> str | None:
     except OSError:
         return None
     token = data.decode("ascii", "replace").strip()
-    if len(data) > MAX_TOKEN_BYTES or not (token.isascii() and token.isprintable()):
-        return None
-    return token or None
+    return token if len(data) <= MAX_TOKEN_BYTES and sendable_token(token) else None
