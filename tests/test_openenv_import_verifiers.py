@@ -14,6 +14,7 @@ import json
 import subprocess
 import time
 
+import httpx
 import pytest
 
 from fleet_tui.cli import main
@@ -24,6 +25,7 @@ from tests.fixtures.openenv_servers import (
     ENV_SOURCES,
     openenv_import,
     reachable,
+    refused_upgrade,
     serve_imported,
     serve_with_launcher,
 )
@@ -86,6 +88,20 @@ def test_the_env_builds_on_the_main_thread_but_not_on_a_worker_thread(openenv_ve
 
 def test_the_launcher_listens_on_loopback(arith_server):
     assert arith_server.base_url.startswith("http://127.0.0.1:")
+
+
+async def test_a_web_page_cannot_reach_the_env_nor_read_a_tasks_answer(arith_server):
+    """Served with the openenv virtualenv's own uvicorn: a cross-site WebSocket, a rebinding
+    POST to a task route (its reply would hold the answer) and a request without the token."""
+    status, detail = await refused_upgrade(arith_server, origin="https://evil.example")
+    assert status == 403 and "Origin header" in detail
+    auth = {"Authorization": f"Bearer {arith_server.token}"}
+    task = f"{arith_server.base_url}/arith/task"
+    body = {"split": "eval", "index": 1}
+    rebound = httpx.post(task, json=body, headers={"Host": "evil.example", **auth}, timeout=30)
+    assert rebound.status_code == 400 and "42" not in rebound.text
+    assert httpx.post(task, json=body, timeout=30).status_code == 401
+    assert "42" in httpx.post(task, json=body, headers=auth, timeout=30).text
 
 
 def test_tasks_lists_splits_and_pages_the_dataset(arith_server, capsys):

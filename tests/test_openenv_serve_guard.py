@@ -11,16 +11,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-import websockets
 
 from fleet_tui.envs.errors import EnvError
-from fleet_tui.envs.openenv import OpenEnvEnv, ws_url
+from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.openenv_token import TOKEN_ENV_VAR, kept_token, server_token
 from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session.recording_env import RecordingEnv
 from tests.cli_run import fleet_tui
-from tests.fixtures.openenv_servers import REPO_ROOT, ImportedServer, serve_with_launcher
+from tests.fixtures.openenv_servers import REPO_ROOT, refused_upgrade, serve_with_launcher
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -62,15 +61,6 @@ def no_token_around(monkeypatch, tmp_path):
 
 def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-async def refused_upgrade(server: ImportedServer, **options) -> tuple[int, str]:
-    """Open the server's /ws as given; the status and detail it was refused with."""
-    with pytest.raises(websockets.InvalidStatus) as refused:
-        async with websockets.connect(ws_url(server.base_url), open_timeout=30, **options):
-            pass
-    response = refused.value.response
-    return response.status_code, json.loads(response.body)["detail"]
 
 
 async def test_a_cross_site_websocket_is_refused(served):
