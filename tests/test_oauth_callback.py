@@ -4,6 +4,7 @@ socket on 127.0.0.1 (asyncio streams), sending what a browser would not."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
@@ -73,23 +74,46 @@ async def test_a_head_sent_too_slowly_is_refused(
     assert answer.startswith("HTTP/1.1 400") and "could not be read" in answer
 
 
-async def test_connections_past_the_bound_are_closed_at_once(listener: LoopbackCallback) -> None:
-    port = port_of(listener)
-    idle = [
-        await asyncio.open_connection("127.0.0.1", port)
-        for _ in range(oauth_callback.MAX_CONNECTIONS)
-    ]
+async def slow_connections(callback: LoopbackCallback, count: int) -> list[asyncio.StreamWriter]:
+    """`count` connections that each send the start of a request head and nothing more."""
+    writers = []
+    for _ in range(count):
+        _, writer = await asyncio.open_connection("127.0.0.1", port_of(callback))
+        writer.write(b"GET /callback?state=")
+        await writer.drain()
+        writers.append(writer)
+    return writers
+
+
+async def test_the_redirect_is_answered_while_32_slow_connections_are_open(
+    listener: LoopbackCallback,
+) -> None:
+    slow = await slow_connections(listener, 32)
     try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        assert await asyncio.wait_for(reader.read(), 5.0) == b""  # closed, unanswered
-        writer.close()
+        # well inside the slow heads' own deadline (READ_TIMEOUT_S): answered as it arrives
+        answer = await asyncio.wait_for(
+            exchange(listener, head(listener, f"/callback?code=c1&state={STATE}")), 5.0
+        )
+        assert answer.startswith("HTTP/1.1 200")
+        assert (await listener.wait(1.0)).code == "c1"
     finally:
-        for idle_reader, idle_writer in idle:
-            idle_writer.write_eof()
-            await asyncio.wait_for(idle_reader.read(), 5.0)  # answered and closed: slot freed
-            idle_writer.close()
-    answer = await exchange(listener, head(listener, f"/callback?code=c1&state={STATE}"))
-    assert answer.startswith("HTTP/1.1 200")
+        for writer in slow:
+            writer.close()
+
+
+async def test_past_the_bound_the_connection_open_longest_is_closed(
+    listener: LoopbackCallback,
+) -> None:
+    first_reader, first = await asyncio.open_connection("127.0.0.1", port_of(listener))
+    slow = await slow_connections(listener, oauth_callback.MAX_CONNECTIONS)
+    try:
+        with contextlib.suppress(ConnectionError):  # closed, unanswered (or reset)
+            assert await asyncio.wait_for(first_reader.read(), 5.0) == b""
+        answer = await exchange(listener, head(listener, f"/callback?code=c1&state={STATE}"))
+        assert answer.startswith("HTTP/1.1 200")
+    finally:
+        for writer in (first, *slow):
+            writer.close()
 
 
 async def test_a_refusal_redirect_ends_the_wait_with_the_reason(

@@ -5,8 +5,10 @@ callback`) while a sign-in waits. It answers only a `GET /callback` whose `Host`
 (127.0.0.1 or localhost on its port: a web page that rebinds its name to 127.0.0.1 is refused)
 and whose `state` is the one of the authorization URL shown; such a request carries the code,
 ends the wait and gets a short plain-text page. A request with another state is refused and the
-wait goes on. Each request's head is bounded in bytes and time, the connections served at once
-in number, the wait in time.
+wait goes on. Each request's head is bounded in bytes and time, the wait in time, and the
+connections open at once in number: a new connection past the bound closes the one open longest,
+so connections left open (a slow or hostile local client) cannot keep the browser's redirect
+out, which is answered as soon as its head arrives.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ MAX_HEAD_BYTES = 16 * 1024
 """The most a request line and its headers may take."""
 READ_TIMEOUT_S = 10.0
 """How long one connection may take to send its request."""
-MAX_CONNECTIONS = 16
-"""The most connections served at once; one more is closed at once, unanswered."""
+MAX_CONNECTIONS = 64
+"""The most connections open at once; one more closes the one open longest, unanswered."""
 
 
 class SignInFailed(EnvError):
@@ -53,7 +55,8 @@ class LoopbackCallback:
         self._port = 0
         self._state: str | None = None
         self._result: asyncio.Future[Callback] | None = None
-        self._serving = 0
+        self._open: dict[asyncio.StreamWriter, None] = {}
+        """The connections being served, oldest first."""
 
     @property
     def redirect_uri(self) -> str:
@@ -96,10 +99,11 @@ class LoopbackCallback:
                 await asyncio.wait_for(server.wait_closed(), 2.0)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self._serving >= MAX_CONNECTIONS:
-            writer.close()
-            return
-        self._serving += 1
+        self._open[writer] = None
+        if len(self._open) > MAX_CONNECTIONS:
+            oldest = next(iter(self._open))
+            del self._open[oldest]
+            oldest.transport.abort()
         try:
             try:
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT_S)
@@ -121,7 +125,7 @@ class LoopbackCallback:
         except (ConnectionError, OSError):
             pass  # the client went away
         finally:
-            self._serving -= 1
+            self._open.pop(writer, None)
             writer.close()
 
     def _answer(self, head: str) -> tuple[int, str]:
