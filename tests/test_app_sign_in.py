@@ -18,7 +18,7 @@ from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.sign_in_screen import SignInScreen
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import SIZE, screen_text, wait_connected, wait_for
-from tests.fixtures.oauth_server import SignedInServer, serve_oauth_server
+from tests.fixtures.oauth_server import TOOL_NAMES, SignedInServer, serve_oauth_server
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +44,7 @@ async def test_the_sign_in_dialog_shows_the_url_and_connects_once_the_browser_is
             assert (await browser.get(url)).status_code == 200
         await wait_connected(pilot)
         assert not isinstance(app.screen, SignInScreen)
-        assert [tool.name for tool in app.controller.tools] == ["whoami"]
+        assert [tool.name for tool in app.controller.tools] == TOOL_NAMES
         logged = " ".join(str(entry.as_json()) for entry in app.controller.traffic)
     features.close()
     recorded = (tmp_path / "s.jsonl").read_text()
@@ -79,7 +79,9 @@ async def test_two_servers_signing_in_at_once_leave_no_dialog_behind() -> None:
             async with httpx2.AsyncClient(follow_redirects=True) as browser:
                 for dialog in (lower, upper):  # the covered one's browser comes back first
                     assert (await browser.get(dialog.request.url)).status_code == 200
-            await wait_for(pilot, lambda: len(app.controller.tools) == 1 and not dialogs())
+            await wait_for(
+                pilot, lambda: len(app.controller.tools) == len(TOOL_NAMES) and not dialogs()
+            )
             assert len(app.screen_stack) == 1
     finally:
         first.served.stop()

@@ -20,7 +20,7 @@ from fleet_tui.envs.mcp_endpoint import DEFAULT_TIMEOUTS, Timeouts
 from fleet_tui.envs.mcp_union import McpUnion
 from fleet_tui.envs.oauth_store import sign_in_file
 from fleet_tui.envs.server_requests import SignInRequest
-from tests.fixtures.oauth_server import SignedInServer
+from tests.fixtures.oauth_server import TOOL_NAMES, SignedInServer
 
 pytestmark = pytest.mark.usefixtures("private_state")
 
@@ -63,7 +63,7 @@ async def test_a_server_that_asks_for_oauth_is_signed_in_and_lists_its_tools(
     oauth_server: SignedInServer,
 ) -> None:
     browser = Browser()
-    assert await tool_names(oauth_server.url, browser) == ["whoami"]
+    assert await tool_names(oauth_server.url, browser) == TOOL_NAMES
     assert len(browser.asked) == 1 and browser.asked[0].endpoint == oauth_server.url
     assert "/authorize?" in browser.asked[0].url
     assert browser.pages[0][0] == 200 and "signed in" in browser.pages[0][1]
@@ -77,7 +77,7 @@ async def test_an_sse_server_that_asks_for_oauth_is_signed_in_too(
     union = McpUnion([oauth_sse_server.url], handlers=ClientHandlers(sign_in=browser))
     try:
         await union.connect()
-        assert [tool.name for tool in await union.list_tools()] == ["whoami"]
+        assert [tool.name for tool in await union.list_tools()] == TOOL_NAMES
         assert union.endpoints()[0].transport == "sse"
     finally:
         await union.close()
@@ -96,7 +96,7 @@ async def test_tokens_are_kept_for_the_owner_only_and_reused(
     assert saved["tokens"]["access_token"] in oauth_server.provider.issued
 
     again = Browser()
-    assert await tool_names(oauth_server.url, again) == ["whoami"]
+    assert await tool_names(oauth_server.url, again) == TOOL_NAMES
     assert again.asked == [] and oauth_server.provider.authorizations == 1
 
 
@@ -119,7 +119,7 @@ async def test_a_callback_with_another_state_or_host_is_refused_and_the_wait_goe
     oauth_server: SignedInServer,
 ) -> None:
     browser = WaryBrowser()
-    assert await tool_names(oauth_server.url, browser) == ["whoami"]
+    assert await tool_names(oauth_server.url, browser) == TOOL_NAMES
     (forged, forged_page), (foreign, foreign_page), (right, _) = browser.pages
     assert forged == 400 and "state does not match" in forged_page
     assert foreign == 400 and "Host header" in foreign_page
@@ -135,7 +135,7 @@ async def test_an_expired_token_is_refreshed_asking_no_one(oauth_server: SignedI
     kept.write_text(json.dumps({**saved, "expires_at": time.time() - 1}))
 
     again = Browser()
-    assert await tool_names(oauth_server.url, again) == ["whoami"]
+    assert await tool_names(oauth_server.url, again) == TOOL_NAMES
     assert again.asked == [] and oauth_server.provider.authorizations == 1
     assert oauth_server.provider.refreshes == 1
     assert json.loads(kept.read_text())["tokens"]["access_token"] in oauth_server.provider.access
@@ -159,7 +159,7 @@ async def test_signing_in_again_reuses_the_registration_and_its_callback_port(
     oauth_server.provider.access.clear()  # the server forgets every token: sign in again
     oauth_server.provider.refresh.clear()
     again = Browser()
-    assert await tool_names(oauth_server.url, again) == ["whoami"]
+    assert await tool_names(oauth_server.url, again) == TOOL_NAMES
     assert oauth_server.provider.authorizations == 2
     assert len(oauth_server.provider.clients) == 1  # registered once
     assert again.asked[0].redirect_uri == first.asked[0].redirect_uri
@@ -203,7 +203,7 @@ async def test_a_sign_in_asked_in_the_middle_of_a_session_stops_the_request_time
         await union.connect()
         await union.list_tools()
         oauth_server.provider.access.clear()  # the server revokes the session's token
-        assert [tool.name for tool in await union.list_tools(refresh=True)] == ["whoami"]
+        assert [tool.name for tool in await union.list_tools(refresh=True)] == TOOL_NAMES
     finally:
         await union.close()
     assert len(browser.asked) == 2 and oauth_server.provider.authorizations == 2
@@ -248,9 +248,56 @@ async def test_a_sign_in_that_cannot_be_kept_still_connects_and_says_so(
     union = McpUnion([oauth_server.url], handlers=ClientHandlers(sign_in=browser), attempts=1)
     try:
         await union.connect()
-        assert [tool.name for tool in await union.list_tools()] == ["whoami"]
+        assert [tool.name for tool in await union.list_tools()] == TOOL_NAMES
         (warning,) = union.warnings()
         assert f"{oauth_server.url}: sign-in not kept: " in warning
     finally:
         await union.close()
     assert len(browser.asked) == 1
+
+
+async def test_calls_made_at_once_after_a_sign_in_run_at_once(
+    oauth_json_server: SignedInServer,
+) -> None:
+    browser = Browser()
+    union = McpUnion([oauth_json_server.url], handlers=ClientHandlers(sign_in=browser))
+    try:
+        await union.connect()
+        await union.list_tools()
+        await asyncio.gather(*(union.call_tool("slow", {"seconds": 2}) for _ in range(5)))
+    finally:
+        await union.close()
+    spans = oauth_json_server.side.spans
+    assert len(spans) == 5
+    # server-side: every call started before any ended (one after another, none would have)
+    assert max(start for start, _ in spans) < min(end for _, end in spans)
+    assert len(browser.asked) == 1
+
+
+async def test_calls_refused_at_once_sign_in_once_and_all_go_through(
+    oauth_json_server: SignedInServer,
+) -> None:
+    browser = Browser()
+    union = McpUnion([oauth_json_server.url], handlers=ClientHandlers(sign_in=browser))
+    try:
+        await union.connect()
+        await union.list_tools()
+        oauth_json_server.provider.access.clear()  # the server revokes the session's token
+        results = await asyncio.gather(
+            *(union.call_tool("slow", {"seconds": 0.5}) for _ in range(3))
+        )
+    finally:
+        await union.close()
+    assert [result.is_error for result in results] == [False, False, False]
+    assert len(browser.asked) == 2 and oauth_json_server.provider.authorizations == 2
+
+
+async def test_a_token_wanted_without_oauth_metadata_is_asked_for_as_a_header(
+    token_only_url: str,
+) -> None:
+    for kind in ("realm", "bare"):
+        browser = Browser()
+        with pytest.raises(Exception, match="--header 'Authorization: Bearer") as raised:
+            await tool_names(f"{token_only_url}/{kind}/mcp", browser)
+        assert "wants a token" in str(raised.value) and "Registration" not in str(raised.value)
+        assert browser.asked == []

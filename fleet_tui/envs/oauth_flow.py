@@ -3,13 +3,17 @@
 The SDK does discovery, dynamic client registration, PKCE, the token exchange and refresh;
 `SignInAuth` adds what the person and the machine need:
 
-- tokens and the client registration are kept per server URL in a private file
-  (`envs/oauth_store.py`), so a second connection signs in with no one asked (refreshing an
-  expired token first);
-- the flow starts only when the server asks for it: a 401 with a `Bearer` challenge (or a 403
-  asking for more scope) on a request of the session. Only then does the loopback listener
-  (`envs/oauth_callback.py`) open, on the port the stored registration names when it can, so
-  that registration stays valid;
+- requests go out as they are until the server asks for a sign-in: a 401 with a `Bearer`
+  challenge (or a 403 asking for more scope). A sign-in kept from an earlier run (per server
+  URL, in a private file, `envs/oauth_store.py`) is sent from the first request on, refreshed
+  first when it expired, asking no one;
+- a lock is held only while a token is refreshed or a sign-in runs, never while a request of
+  the session is out: calls made at once run at once, before and after a sign-in. A request
+  that was refused while another one signed in is sent again with the new token;
+- a server that asks for a token but publishes no OAuth metadata (a plain `Bearer` realm) gets
+  no registration attempt: the error says to give the token as a header;
+- only when a sign-in starts does the loopback listener (`envs/oauth_callback.py`) open, on
+  the port the stored registration names when it can, so that registration stays valid;
 - the authorization URL goes to the session's `SignInHandler` (a dialog in the app, stderr
   headless), and the wait for the browser is bounded (`SIGN_IN_TIMEOUT_S`); the handler
   returning early cancels the sign-in, its raising ends it with its error;
@@ -76,6 +80,8 @@ class SignInAuth(OAuthClientProvider):
         self.handler = handler
         self.timeout_s = timeout_s
         self.callback = LoopbackCallback()
+        self._signing_in = asyncio.Lock()
+        """Held while a token is refreshed or a sign-in runs (never while a request is out)."""
         self._shown: asyncio.Future[None] | None = None
         self._asking = False
         self._last_asked = -math.inf
@@ -90,16 +96,65 @@ class SignInAuth(OAuthClientProvider):
         """Whether a person was being waited for at some point since `moment` (monotonic)."""
         return self._asking or self._last_asked >= moment
 
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """Send `request` with the token there is (refreshed first if it expired, see the
+        module); when the reply asks for a sign-in, sign in (or take the token another request
+        just got) and send it once more."""
+        challenge: httpx2.Response | None = None
+        for _ in range(2):
+            async with self._signing_in:
+                current = self._bearer()
+                sent = request.headers.get("authorization")
+                if challenge is None or current is None or sent == current:
+                    flow = super().async_auth_flow(request)
+                    try:
+                        outgoing = await flow.__anext__()
+                        # The flow yields `request` when it would send it: before a sign-in
+                        # (answered with the challenge we have) and after one (sent below).
+                        while outgoing is not request or challenge is not None:
+                            if outgoing is request:
+                                reply, challenge = challenge, None
+                            else:
+                                reply = yield outgoing
+                            outgoing = await flow.asend(reply)
+                    except StopAsyncIteration:
+                        pass
+                    finally:
+                        await flow.aclose()
+                else:  # another request signed in meanwhile: its token is the one to send
+                    request.headers["Authorization"] = current
+            response = yield request
+            if not asks_sign_in(response):
+                return
+            challenge = response
+        raise SignInFailed(
+            f"{self.server_url} still asks for a sign-in (HTTP {response.status_code}) after "
+            "one: it refuses the token it issued"
+        )
+
+    def _bearer(self) -> str | None:
+        """The Authorization header the current token makes, if there is a valid one."""
+        tokens = self.context.current_tokens
+        if tokens is None or not self.context.is_token_valid():
+            return None
+        return f"Bearer {tokens.access_token}"
+
     async def _auth_flow(
         self, request: httpx2.Request
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         """The SDK's flow, with the listener opened when the server asks for a sign-in and
-        closed when the flow ends, and its errors in plain words."""
+        closed when the flow ends, no registration without OAuth metadata, and its errors in
+        plain words."""
         flow = super()._auth_flow(request)
         challenged = False
         try:
             outgoing = await flow.__anext__()
             while True:
+                if challenged and outgoing is not request and outgoing.method != "GET":
+                    # past discovery (GETs), before registering
+                    self._require_metadata()
                 response = yield outgoing
                 if outgoing is not request:
                     response = await authorization_reply(outgoing, response)
@@ -108,11 +163,6 @@ class SignInAuth(OAuthClientProvider):
                     await self._listen()
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
-            if challenged and asks_sign_in(response):
-                raise SignInFailed(
-                    f"{self.server_url} still asks for a sign-in (HTTP {response.status_code}) "
-                    "after one: it refuses the token it issued"
-                ) from None
             return
         except OAuthFlowError as error:
             # the SDK's message quotes the authorization server's whole reply
@@ -121,6 +171,15 @@ class SignInAuth(OAuthClientProvider):
         finally:
             await flow.aclose()
             await self.callback.close()
+
+    def _require_metadata(self) -> None:
+        """SignInFailed, saying to give a token, when the server published no OAuth metadata
+        (its 401 asks for a token fleet-tui cannot get by signing in)."""
+        if self.context.oauth_metadata is None:
+            raise SignInFailed(
+                f"{self.server_url} wants a token (it answered 401 and offers no OAuth "
+                "sign-in): give it with --header 'Authorization: Bearer TOKEN'"
+            )
 
     async def _listen(self) -> None:
         """Open the listener (on the stored registration's port if it is free) and make its
@@ -138,6 +197,7 @@ class SignInAuth(OAuthClientProvider):
         self.context.client_metadata.redirect_uris = [AnyUrl(self.callback.redirect_uri)]
 
     async def _show(self, authorization_url: str) -> None:
+        self._require_metadata()
         state = parse_qs(urlsplit(authorization_url).query).get("state", [""])[0]
         self.callback.expect(state)
         self._asking = True
