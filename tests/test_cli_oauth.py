@@ -10,13 +10,20 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx2
+import pytest
 
 from fleet_tui.envs.oauth_store import sign_in_file
 from tests.cli_run import child_env, fleet_tui
 from tests.fixtures.oauth_server import SignedInServer
+
+STOP_BOUND_S = 4.0
+"""How soon a stop signal ends a command: under a second unloaded; what it must stay below is
+the 5 s an endpoint is given to close a session, which one still signing in does not have."""
+STOPS = [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")]
 
 AUTHORIZATION_URL = re.compile(r"^  (http://127\.0\.0\.1:\d+/authorize\?\S+)$")
 
@@ -31,18 +38,24 @@ def started(command: list[str], env: dict[str, str]) -> subprocess.Popen:
     )
 
 
-def open_printed_url(child: subprocess.Popen) -> str:
-    """Read the child's stderr up to the authorization URL and open it like a browser; the
-    stderr read."""
+def printed_url(child: subprocess.Popen) -> tuple[str, str]:
+    """Read the child's stderr up to the authorization URL; the URL and the stderr read."""
     assert child.stderr is not None
     seen = []
     for line in child.stderr:
         seen.append(line)
         if found := AUTHORIZATION_URL.match(line.rstrip("\n")):
-            page = httpx2.get(found.group(1), follow_redirects=True, timeout=10)
-            assert page.status_code == 200, page.text
-            break
-    return "".join(seen)
+            return found.group(1), "".join(seen)
+    raise AssertionError(f"no authorization URL printed: {''.join(seen)}")
+
+
+def open_printed_url(child: subprocess.Popen) -> str:
+    """Read the child's stderr up to the authorization URL and open it like a browser; the
+    stderr read."""
+    url, seen = printed_url(child)
+    page = httpx2.get(url, follow_redirects=True, timeout=10)
+    assert page.status_code == 200, page.text
+    return seen
 
 
 def sign_in_through_stderr(command: list[str], env: dict[str, str]) -> tuple[str, str, int]:
@@ -140,3 +153,60 @@ def test_the_proxy_signs_in_to_a_server_that_asks(
     assert f"{oauth_server.url} asks you to sign in (OAuth)" in stderr
     assert serving["url"].startswith("http://127.0.0.1:")
     assert oauth_server.provider.authorizations == 1
+
+
+def stopped(child: subprocess.Popen, number: int) -> tuple[str, float]:
+    """Send the signal `number`; the rest of the child's stderr and how long it took to end."""
+    sent = time.monotonic()
+    child.send_signal(number)
+    _, rest = child.communicate(timeout=60)
+    return rest, time.monotonic() - sent
+
+
+@pytest.mark.parametrize(("number", "code", "said"), STOPS)
+def test_a_stop_signal_while_waiting_for_the_browser_ends_the_command_at_once(
+    oauth_server: SignedInServer, tmp_path: Path, number: int, code: int, said: str
+) -> None:
+    state = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    child = started(["tools", "--mcp", oauth_server.url], state)
+    try:
+        _, seen = printed_url(child)
+        time.sleep(0.5)  # the command is waiting for the browser
+        rest, took = stopped(child, number)
+    finally:
+        child.kill()
+    assert child.returncode == code, seen + rest
+    assert took < STOP_BOUND_S
+    assert f"fleet-tui: {said}" in rest and "Traceback" not in seen + rest
+
+
+@pytest.mark.parametrize(("number", "code", "said"), STOPS)
+def test_a_stop_signal_while_a_signed_in_listing_hangs_ends_the_command_at_once(
+    oauth_server: SignedInServer, tmp_path: Path, number: int, code: int, said: str
+) -> None:
+    state = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    _, stderr, signed_in = sign_in_through_stderr(["tools", "--mcp", oauth_server.url], state)
+    assert signed_in == 0, stderr
+    oauth_server.side.listing_hangs = True
+    oauth_server.side.listing_asked.clear()
+    child = started(["tools", "--mcp", oauth_server.url], state)
+    try:
+        assert oauth_server.side.listing_asked.wait(30)
+        rest, took = stopped(child, number)
+    finally:
+        child.kill()
+    assert child.returncode == code, rest
+    assert took < STOP_BOUND_S
+    assert f"fleet-tui: {said}" in rest and "Traceback" not in rest
+
+
+def test_a_server_that_wants_a_token_and_offers_no_sign_in_is_told_to_take_a_header(
+    token_only_url: str, tmp_path: Path
+) -> None:
+    state = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    for kind in ("realm", "bare"):
+        result = fleet_tui("tools", "--mcp", f"{token_only_url}/{kind}/mcp", env=state)
+        assert result.returncode == 2, result.stderr
+        assert "wants a token" in result.stderr and "Registration" not in result.stderr
+        assert "--header 'Authorization: Bearer TOKEN'" in result.stderr
+        assert "sign in" not in result.stderr and "Traceback" not in result.stderr

@@ -394,12 +394,15 @@ class McpEndpoint:
         return bool(resources is not None and resources.subscribe)
 
     async def close(self, *, final: bool = True) -> None:
-        """Ask the owner task to leave its `async with`; cancel it if it does not in time."""
+        """Ask the owner task to leave its `async with`; cancel it if it does not in time, or
+        at once while it is still connecting (waiting for the server, or for a person to sign
+        in): no session is there to end."""
         owner, self._owner = self._owner, None
         self._stop.set()
         if owner is not None and not owner.done():
+            grace = self.timeouts.close if self._connected.is_set() else 0.0
             try:
-                await asyncio.wait_for(asyncio.shield(owner), self.timeouts.close)
+                await asyncio.wait_for(asyncio.shield(owner), grace)
             except TimeoutError:
                 owner.cancel()
                 with contextlib.suppress(BaseException):
