@@ -210,3 +210,24 @@ def test_a_server_that_wants_a_token_and_offers_no_sign_in_is_told_to_take_a_hea
         assert "wants a token" in result.stderr and "Registration" not in result.stderr
         assert "--header 'Authorization: Bearer TOKEN'" in result.stderr
         assert "sign in" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_sigterm_while_signing_in_again_mid_session_ends_the_command_at_once(
+    oauth_server: SignedInServer, tmp_path: Path
+) -> None:
+    state = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    _, stderr, signed_in = sign_in_through_stderr(["tools", "--mcp", oauth_server.url], state)
+    assert signed_in == 0, stderr
+    oauth_server.side.listing_asked.clear()
+    child = started(["call", "--mcp", oauth_server.url, "whoami"], state)
+    try:
+        assert oauth_server.side.listing_asked.wait(30)
+        oauth_server.provider.access.clear()  # revoked: the call is asked to sign in again
+        _, seen = printed_url(child)
+        time.sleep(0.5)  # the call is waiting for the browser
+        rest, took = stopped(child, signal.SIGTERM)
+    finally:
+        child.kill()
+    assert child.returncode == 143, seen + rest
+    assert took < STOP_BOUND_S
+    assert "fleet-tui: terminated" in rest and "Traceback" not in seen + rest

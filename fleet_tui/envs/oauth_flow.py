@@ -101,7 +101,13 @@ class SignInAuth(OAuthClientProvider):
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         """Send `request` with the token there is (refreshed first if it expired, see the
         module); when the reply asks for a sign-in, sign in (or take the token another request
-        just got) and send it once more."""
+        just got) and send it once more. Ending a session (DELETE) is sent with the token
+        there is and never waits: a sign-in under way as the session closes must not hold it."""
+        if request.method == "DELETE":
+            if (bearer := self._bearer()) is not None:
+                request.headers["Authorization"] = bearer
+            yield request
+            return
         challenge: httpx2.Response | None = None
         for _ in range(2):
             async with self._signing_in:
