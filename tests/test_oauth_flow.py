@@ -20,7 +20,7 @@ from fleet_tui.envs.mcp_endpoint import DEFAULT_TIMEOUTS, Timeouts
 from fleet_tui.envs.mcp_union import McpUnion
 from fleet_tui.envs.oauth_store import sign_in_file
 from fleet_tui.envs.server_requests import SignInRequest
-from tests.fixtures.oauth_server import TOOL_NAMES, SignedInServer
+from tests.fixtures.oauth_server import TOOL_NAMES, PlainServer, SignedInServer
 
 pytestmark = pytest.mark.usefixtures("private_state")
 
@@ -256,6 +256,26 @@ async def test_a_sign_in_that_cannot_be_kept_still_connects_and_says_so(
     assert len(browser.asked) == 1
 
 
+def overlapped(spans: list[tuple[float, float]]) -> bool:
+    """Whether every call started before any ended (server-side times)."""
+    return max(start for start, _ in spans) < min(end for _, end in spans)
+
+
+async def test_calls_made_at_once_to_a_server_that_never_asks_run_at_once(
+    plain_json_server: PlainServer,
+) -> None:
+    browser = Browser()
+    union = McpUnion([plain_json_server.served.url], handlers=ClientHandlers(sign_in=browser))
+    try:
+        await union.connect()
+        await union.list_tools()
+        await asyncio.gather(*(union.call_tool("slow", {"seconds": 2}) for _ in range(5)))
+    finally:
+        await union.close()
+    assert len(plain_json_server.side.spans) == 5 and overlapped(plain_json_server.side.spans)
+    assert browser.asked == []
+
+
 async def test_calls_made_at_once_after_a_sign_in_run_at_once(
     oauth_json_server: SignedInServer,
 ) -> None:
@@ -267,10 +287,7 @@ async def test_calls_made_at_once_after_a_sign_in_run_at_once(
         await asyncio.gather(*(union.call_tool("slow", {"seconds": 2}) for _ in range(5)))
     finally:
         await union.close()
-    spans = oauth_json_server.side.spans
-    assert len(spans) == 5
-    # server-side: every call started before any ended (one after another, none would have)
-    assert max(start for start, _ in spans) < min(end for _, end in spans)
+    assert len(oauth_json_server.side.spans) == 5 and overlapped(oauth_json_server.side.spans)
     assert len(browser.asked) == 1
 
 
