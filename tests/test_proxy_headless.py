@@ -5,11 +5,8 @@ requests without the token, from another web page or to another host name."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,9 +15,10 @@ import pytest
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
-from tests.cli_run import assert_one_line_error, child_env, fleet_tui
+from tests.cli_run import assert_one_line_error, fleet_tui
 from tests.fixtures.local_host import MCP_INITIALIZE, mcp_session
 from tests.fixtures.mcp_servers import ServedMcp, serve_in_thread
+from tests.proxy_run import Proxy, proxy
 
 
 @pytest.fixture(scope="module")
@@ -38,42 +36,6 @@ def mcp_annotated() -> Iterator[ServedMcp]:
     served = serve_in_thread("annotated", server)
     yield served
     served.stop()
-
-
-class Proxy:
-    """A running `fleet-tui proxy` child process and its first (serving) line."""
-
-    def __init__(self, process: subprocess.Popen, serving: dict) -> None:
-        self.process = process
-        self.url: str = serving["url"]
-        self.token: str = serving["token"]
-        self.config: dict = serving["config"]
-
-    def stop(self) -> tuple[int, list[dict], str]:
-        """SIGTERM it; its exit code, its JSON lines after the first, and its stderr."""
-        self.process.send_signal(signal.SIGTERM)
-        stdout, stderr = self.process.communicate(timeout=60)
-        return self.process.returncode, [json.loads(line) for line in stdout.splitlines()], stderr
-
-
-@contextlib.contextmanager
-def proxy(*args: str) -> Iterator[Proxy]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fleet_tui", "proxy", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_env(),
-    )
-    try:
-        first = process.stdout.readline()
-        if not first:
-            raise AssertionError(process.communicate(timeout=30)[1])
-        yield Proxy(process, json.loads(first))
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate(timeout=30)
 
 
 async def test_the_agent_sees_the_union_and_gets_each_endpoints_results(

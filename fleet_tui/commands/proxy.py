@@ -60,22 +60,12 @@ def call_line(record: Any) -> dict[str, Any]:
 async def _serve(target: Any, args: argparse.Namespace) -> int:
     from fleet_tui.commands.sign_in import show_sign_in
     from fleet_tui.controller import CallFinished, Progress, SessionController
-    from fleet_tui.envs.factory import make_env
     from fleet_tui.proxy.agent_calls import AgentCalls
     from fleet_tui.proxy.server import ProxyServer
-    from fleet_tui.session.recorder import SessionRecorder, default_session_path
-    from fleet_tui.session.recording_env import RecordingEnv
-    from fleet_tui.session_recording import recording_listener
+    from fleet_tui.session_recording import start_recording
     from fleet_tui.stop_signals import stop_on_signals
 
-    recorder = None
-    if not args.no_record:
-        path = Path(args.record) if args.record else default_session_path(target.env_key)
-        recorder = SessionRecorder(path)
-
-    def env_factory(target: Any) -> Any:
-        env = make_env(target)
-        return RecordingEnv(env, recorder, target) if recorder else env
+    recording = start_recording(target, args.record, enabled=not args.no_record)
 
     def show(event: object) -> None:
         if isinstance(event, Progress):
@@ -83,11 +73,10 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
         elif isinstance(event, CallFinished):
             print_json_line(call_line(event.record))
 
-    session = SessionController(target, env_factory)
+    session = SessionController(target, recording.env_factory)
     session.client_handlers.sign_in = show_sign_in
     session.subscribe(show)
-    if recorder is not None:
-        session.subscribe(recording_listener(recorder))
+    recording.attach(session)
     calls = AgentCalls(session)
     server: ProxyServer | None = None
     with stop_on_signals(asyncio.current_task().cancel) as stop:
@@ -95,7 +84,7 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
             await session.connect()
             server = ProxyServer(calls, asyncio.get_running_loop(), port=args.port)
             server.start()
-            _announce(server, recorder.path if recorder else None, len(session.tools))
+            _announce(server, recording.path, len(session.tools))
             await asyncio.Event().wait()  # until Ctrl+C, SIGTERM or SIGHUP
         except asyncio.CancelledError:
             if stop.exit_code is None:
@@ -109,8 +98,7 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
             await session.close()
             for problem in session.close_problems:
                 err(f"fleet-tui: {problem}")
-            if recorder is not None:
-                recorder.close()
+            recording.close()
     return 0
 
 

@@ -2,7 +2,9 @@
 
 Each is built as a camelCase wire dict and checked by the `mcp` types, so the agent sees the
 tool (name, title, description, schemas, annotations) and the result (content blocks in order,
-structured content, the error flag) the env gave.
+structured content, the error flag) the env gave. What an episodic env (OpenEnv) says of the
+step goes in the result's `_meta`, as `fleet-tui/reward` and `fleet-tui/done`: the content
+stays the env's own.
 """
 
 from __future__ import annotations
@@ -80,12 +82,19 @@ def _content(block: Any) -> Any:
         return types.TextContent(text=json.dumps(wire, ensure_ascii=False, default=str))
 
 
+EPISODE_META = {"reward": "fleet-tui/reward", "done": "fleet-tui/done"}
+"""The `_meta` key of each episode field a result may carry."""
+
+
 def mcp_result(result: ToolResult) -> types.CallToolResult:
-    """The env's result, block for block, for the agent."""
+    """The env's result, block for block, for the agent, with the step's reward and done flag
+    when the env reports them."""
+    episode = {key: getattr(result, field) for field, key in EPISODE_META.items()}
     return types.CallToolResult(
         content=[_content(block) for block in result.blocks],
         structured_content=result.structured,
         is_error=result.is_error,
+        meta={key: value for key, value in episode.items() if value is not None} or None,
     )
 
 

@@ -1,7 +1,8 @@
 """Tasks, verdicts, the state diff and session recording, added to the app.
 
-`TaskFeatures.from_args(target, args)` reads the app's task options; `env_factory` wraps each
-env in a `RecordingEnv` (recording is on unless `--no-record`); `install(app)` adds the Tasks
+`TaskFeatures.from_args(target, args)` reads the app's task options and starts the session's
+recording (`session_recording`; on unless `--no-record`), whose `env_factory` the app's
+session makes its envs with; `install(app)` adds the Tasks
 and State panes to the sidebar, wires them to the session and the app's signals, and registers
 the task actions the app's keys run. The app is reached through `TaskHost`, what it offers.
 """
@@ -19,11 +20,9 @@ from textual.widget import Widget
 
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import Env, ResetResult, Task, Tool
-from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget, Target
-from fleet_tui.session.recorder import SessionRecorder, default_session_path, images_dir
-from fleet_tui.session.recording_env import RecordingEnv
-from fleet_tui.session_recording import recording_listener
+from fleet_tui.session.recorder import SessionRecorder, images_dir
+from fleet_tui.session_recording import SessionRecording, start_recording
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
@@ -66,24 +65,24 @@ class TaskFeatures:
     timeout_s: float = DEFAULT_TIMEOUT_S
     session_to_open: Path | None = None
 
+    def __post_init__(self) -> None:
+        self.recording = SessionRecording(self.recorder)
+
     @classmethod
     def from_args(cls, target: Target, args: Any) -> TaskFeatures:
         """Options: tasks, verifier_mode, verifier, record, no_record, session (all optional)."""
         from fleet_tui.tasks.files import load_tasks
 
         tasks_file = getattr(args, "tasks", None)
-        record = getattr(args, "record", None)
-        recorder = None
-        if not getattr(args, "no_record", False):
-            named = isinstance(target, InstanceTarget) and target.env_key
-            label = named or target.kind
-            recorder = SessionRecorder(Path(record) if record else default_session_path(label))
+        recording = start_recording(
+            target, getattr(args, "record", None), enabled=not getattr(args, "no_record", False)
+        )
         session = getattr(args, "session", None)
         return cls(
             tasks=load_tasks(tasks_file) if tasks_file else [],
             mode=getattr(args, "verifier_mode", None) or "remote",
             adhoc=load_adhoc(getattr(args, "verifier", None)),
-            recorder=recorder,
+            recorder=recording.recorder,
             timeout_s=getattr(args, "verifier_timeout", None) or DEFAULT_TIMEOUT_S,
             session_to_open=Path(session) if session else None,
         )
@@ -91,19 +90,17 @@ class TaskFeatures:
     @property
     def images_folder(self) -> Path | None:
         """The recorded session's images folder (None when not recording)."""
-        return images_dir(self.recorder.path) if self.recorder else None
+        return images_dir(self.recording.path) if self.recording.path else None
 
     def env_factory(self, target: Target) -> Env:
-        env = make_env(target)
-        return RecordingEnv(env, self.recorder, target) if self.recorder else env  # type: ignore[return-value]
+        return self.recording.env_factory(target)
 
     async def install(self, app: TaskHost) -> None:
         """Add the panes and register the actions (`app.extension_actions`)."""
         session = app.controller
         actions = app.extension_actions
         actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
-        if self.recorder is not None:
-            session.subscribe(recording_listener(self.recorder))
+        self.recording.attach(session)
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             panel = TaskPanel(
                 self.tasks,
@@ -137,10 +134,8 @@ class TaskFeatures:
 
     def close(self) -> list[str]:
         """Close the recording; lines for the user about where it went."""
-        if self.recorder is None:
-            return []
-        self.recorder.close()
-        return [f"Session recorded in {self.recorder.path}"]
+        path = self.recording.close()
+        return [f"Session recorded in {path}"] if path is not None else []
 
 
 def _show_pane(app: TaskHost, pane_id: str, focus: str) -> None:
