@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from fleet_tui.cli import build_command_parser
+from fleet_tui.commands import command_parser
 from fleet_tui.commands.app import IMAGE_BACKENDS
 from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
 from fleet_tui.envs.targets import FleetTarget, LocalTarget, OpenEnvTarget
@@ -116,7 +116,7 @@ def test_structured_content_is_never_checked_against_a_remote_schema(silent_url)
     ]
 
 
-def test_call_command_round_trips_target_and_arguments():
+def test_call_command_writes_the_target_and_arguments():
     target = LocalTarget(env_key="tracker")
     assert call_command(target, "get_issue", {"issue_id": 1}) == (
         "fleet-tui call --local --args '{\"issue_id\":1}' -- tracker get_issue"
@@ -136,7 +136,7 @@ def test_call_command_keeps_the_openenv_task():
 
 
 def test_demo_takes_the_app_image_backend_option():
-    args = build_command_parser("demo").parse_args(["--image-backend", "halfcell"])
+    args = command_parser("demo").parse_args(["--image-backend", "halfcell"])
     assert args.image_backend == "halfcell"
 
 

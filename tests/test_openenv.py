@@ -10,11 +10,11 @@ import pytest
 from PIL import Image
 
 from fleet_tui.cli import main
-from fleet_tui.commands.target_options import parse_openenv_task
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.openenv import OpenEnvEnv, http_base_url, ws_url
 from fleet_tui.envs.targets import OpenEnvTarget
+from fleet_tui.target_argv import parse_openenv_task
 
 pytestmark = pytest.mark.timeout(60)
 

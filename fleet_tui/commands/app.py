@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from fleet_tui.commands.client_options import add_root_argument, roots_from_args
-from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.commands.target_options import target_from_args
+from fleet_tui.target_argv import add_target_arguments
 
 IMAGE_BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
 

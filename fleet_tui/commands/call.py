@@ -10,8 +10,6 @@ its log messages with `--log-level LEVEL`.
 from __future__ import annotations
 
 import argparse
-import sys
-from functools import partial
 from typing import Any
 
 from fleet_tui.commands.blocks_output import (
@@ -27,12 +25,7 @@ from fleet_tui.commands.client_options import (
 )
 from fleet_tui.commands.output import err, out, print_json, warn
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
-from fleet_tui.commands.target_options import (
-    add_repeatable,
-    add_target_arguments,
-    key_value,
-    target_from_args,
-)
+from fleet_tui.commands.target_options import add_repeatable, target_from_args
 from fleet_tui.commands.warm import add_keep_warm_argument
 from fleet_tui.envs.base import (
     Env,
@@ -42,7 +35,11 @@ from fleet_tui.envs.base import (
     ToolResult,
 )
 from fleet_tui.media_files import BlockFiles
+from fleet_tui.target_argv import add_target_arguments, key_value
 from fleet_tui.text import pretty_json, visible
+
+INTERMIXED = True
+"""Options may come between the positionals (ENV_KEY and the name)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,20 +72,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_elicit_argument(parser)
     add_root_argument(parser)
     add_keep_warm_argument(parser)
-    parser.parse_args = partial(parse_call_arguments, parser)
-
-
-def parse_call_arguments(
-    parser: argparse.ArgumentParser, args: list[str] | None = None, namespace: Any = None
-) -> argparse.Namespace:
-    """ENV_KEY and TOOL are both positional, and options may come between them (intermixed
-    parsing). After `--` every word is positional, whatever it looks like: with `--` the plain
-    parsing is used (options first), as argparse's intermixed parsing (Python 3.11 to 3.13)
-    still reads `-- --mcp=URL` as an option."""
-    words = sys.argv[1:] if args is None else args
-    if "--" in words:
-        return argparse.ArgumentParser.parse_args(parser, words, namespace)
-    return parser.parse_intermixed_args(words, namespace)
 
 
 def parse_arguments(args_json: str | None, json_pairs: list[str]) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from fleet_tui.commands.options import (
     print_report,
 )
 from fleet_tui.commands.output import err
-from fleet_tui.commands.target_options import add_repeatable, add_target_arguments
+from fleet_tui.commands.target_options import add_repeatable
+from fleet_tui.target_argv import add_target_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ Work = Callable[[Env], Awaitable[int]]
 WarmRunner = Callable[[Target, Work, "ClientHandlers | None", "float | None"], int]
 
 warm_runner: WarmRunner | None = None
-"""Set in a warm-session daemon (`fleet_tui/warm/daemon.py`): runs the work on the env it
+"""Set in a warm-session daemon (`commands/warm_daemon.py`): runs the work on the env it
 holds open instead of connecting afresh."""
 
 
@@ -38,9 +38,12 @@ def run_on_env(
         return warm_runner(target, work, handlers, keep_warm)
     code = asyncio.run(_run(target, work, handlers))
     if keep_warm is not None:
-        from fleet_tui.warm.start import start_daemon
+        from fleet_tui.warm.start import kept_warm_note, start_daemon
 
-        start_daemon(target, keep_warm)
+        if problem := start_daemon(target, keep_warm):
+            warn(problem)
+        else:
+            err(kept_warm_note(keep_warm))
     return code
 
 

@@ -5,20 +5,17 @@ error (exit code 2), the server's refusal exit code 1."""
 from __future__ import annotations
 
 import argparse
-from functools import partial
 
 from fleet_tui.commands.blocks_output import add_media_option, block_json, print_block
-from fleet_tui.commands.call import parse_call_arguments
 from fleet_tui.commands.output import out, print_json
 from fleet_tui.commands.resources import catalog_of
-from fleet_tui.commands.target_options import (
-    add_repeatable,
-    add_target_arguments,
-    key_value,
-    target_from_args,
-)
+from fleet_tui.commands.target_options import add_repeatable, target_from_args
 from fleet_tui.envs.base import Env
 from fleet_tui.media_files import BlockFiles
+from fleet_tui.target_argv import add_target_arguments, key_value
+
+INTERMIXED = True
+"""Options may come between the positionals (ENV_KEY and the name)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_media_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
-    parser.parse_args = partial(parse_call_arguments, parser)
 
 
 def run(args: argparse.Namespace) -> int:

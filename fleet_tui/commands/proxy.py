@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from fleet_tui.commands.output import err, print_json_line
-from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.commands.target_options import target_from_args
+from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line
 
 TEXT_LIMIT = 2000

@@ -13,7 +13,7 @@ from fleet_tui.commands.options import (
     print_report,
 )
 from fleet_tui.commands.output import err, out
-from fleet_tui.commands.target_options import add_target_arguments
+from fleet_tui.target_argv import add_target_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from fleet_tui.commands.output import err, out, print_json
-from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import Env
+from fleet_tui.target_argv import add_target_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import argparse
 
 from fleet_tui.commands.output import out, print_json, table, warn
-from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.envs.mcp_catalog import McpCatalog
+from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line, visible
 
 

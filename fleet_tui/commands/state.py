@@ -8,9 +8,10 @@ import asyncio
 from typing import Any
 
 from fleet_tui.commands.output import err, out, print_json
-from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.targets import OpenEnvTarget
+from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import pretty_json
 
 

@@ -13,9 +13,10 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from fleet_tui.commands.output import out, print_json, table
-from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import EnvError, Task
 from fleet_tui.envs.targets import OpenEnvTarget
+from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line, pretty_json
 
 if TYPE_CHECKING:

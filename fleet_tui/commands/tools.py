@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 from fleet_tui.commands.client_options import HeadlessAnswers, add_root_argument
 from fleet_tui.commands.output import out, print_json, table
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
-from fleet_tui.commands.target_options import add_target_arguments, target_from_args
+from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.commands.warm import add_keep_warm_argument
 from fleet_tui.envs.base import EndpointStatus, Env, Tool
 from fleet_tui.envs.tool_hints import hint_words, task_note
+from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line, visible
 
 if TYPE_CHECKING:

@@ -14,8 +14,9 @@ import argparse
 
 from fleet_tui.commands.options import add_verifier_arguments
 from fleet_tui.commands.output import out, print_json
-from fleet_tui.commands.target_options import add_target_arguments, has_target, target_from_args
+from fleet_tui.commands.target_options import has_target, target_from_args
 from fleet_tui.envs.base import Env, Verdict
+from fleet_tui.target_argv import add_target_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -77,9 +77,9 @@ def serve() -> int:
     import json
     import sys
 
+    from fleet_tui.commands.warm_daemon import WarmDaemon, take_lock
     from fleet_tui.envs.targets import McpTarget
     from fleet_tui.text import remember_secret_values
-    from fleet_tui.warm.daemon import WarmDaemon, take_lock
     from fleet_tui.warm.place import runtime_dir, socket_path, target_key
 
     settings = json.loads(sys.stdin.read())

@@ -97,6 +97,13 @@ TARGET = TypeAdapter(Target)
 """Validates a target's dump (with its `kind`)."""
 
 
+def target_fields_of(target: Target) -> dict[str, Any]:
+    """The target's dump with an MCP target's headers, which `model_dump` leaves out (what
+    `target_argv.to_argv` writes as command-line words)."""
+    headers = {"headers": dict(target.headers)} if isinstance(target, McpTarget) else {}
+    return target.model_dump() | headers
+
+
 def load_target(dump: dict[str, Any]) -> Target:
     """A target from its dump; ValidationError when it is not one."""
     return TARGET.validate_python(with_kind(dump))

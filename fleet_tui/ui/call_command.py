@@ -11,71 +11,41 @@ import json
 import shlex
 from typing import Any
 
-from fleet_tui.envs.targets import (
-    FleetTarget,
-    InstanceTarget,
-    LocalTarget,
-    McpTarget,
-    OpenEnvTarget,
-    Target,
-)
+from fleet_tui.envs.targets import FleetTarget, McpTarget, Target, target_fields_of
+from fleet_tui.target_argv import option_words
 from fleet_tui.text import REDACTED, redact
 
 
 def target_options(target: Target, instance_id: str | None = None) -> list[str]:
-    """The command-line options that reach the same target, with `target_env_key`.
+    """The command-line options that reach the same target (with `shown_fields`' env key).
+    How long an instance lives (`--ttl`, `--heartbeat`, `--keep`) is the new command's own
+    choice, so it is left out."""
+    return option_words(shown_fields(target, instance_id), lifetime=False)
 
-    With `instance_id` (a Fleet instance that will outlive this app), attach to it instead of
-    provisioning a new one.
-    """
-    if isinstance(target, OpenEnvTarget):
-        if target.task:
-            split, index = target.task
-            return ["--openenv", target.url, "--openenv-task", f"{split}:{index}"]
-        return ["--openenv", target.url]
+
+def shown_fields(target: Target, instance_id: str | None = None) -> dict[str, Any]:
+    """The target's fields as a command line shows them: secrets redacted. With `instance_id`
+    (a Fleet instance that will outlive this app), the fields that attach to it instead of
+    provisioning a new one."""
+    fields = target_fields_of(target)
     if isinstance(target, McpTarget):
-        return [
-            *(word for url in target.urls for word in ("--mcp", url)),
-            *(word for line in target.stdio for word in ("--stdio", line)),
-            *(word for name in target.headers for word in ("--header", f"{name}: {REDACTED}")),
-        ]
-    words: list[str] = []
-    if instance_id and isinstance(target, FleetTarget):
-        words += ["--instance", instance_id]
-    elif target.instance:
-        words += ["--instance", target.instance]
-    if isinstance(target, LocalTarget):
-        words.append("--local")
-    elif target.base_url:
-        words += ["--base-url", target.base_url]
-    if not instance_id:
-        for flag, value in (
-            ("--data-key", target.data_key),
-            ("--region", target.region),
-            ("--image-type", target.image_type),
-        ):
-            if value:
-                words += [flag, value]
-        for key, value in redact(target.env_variables).items():
-            words += ["--env", f"{key}={value}"]
-    return words
-
-
-def target_env_key(target: Target, instance_id: str | None = None) -> list[str]:
-    """The ENV_KEY word that goes with `target_options` (none when attaching)."""
-    if not isinstance(target, InstanceTarget) or not target.env_key:
-        return []
-    attaching = instance_id and isinstance(target, FleetTarget)
-    return [] if attaching else [target.env_key]
+        fields["headers"] = dict.fromkeys(target.headers, REDACTED)
+    elif instance_id and isinstance(target, FleetTarget):
+        fields = {"kind": "fleet", "instance": instance_id, "base_url": target.base_url,
+                  "env_variables": {}}  # fmt: skip
+    elif "env_variables" in fields:
+        fields["env_variables"] = redact(fields["env_variables"])
+    return fields
 
 
 def call_command(
     target: Target, tool: str, arguments: dict[str, Any], instance_id: str | None = None
 ) -> str:
-    words = ["fleet-tui", "call", *target_options(target, instance_id)]
+    fields = shown_fields(target, instance_id)
+    words = ["fleet-tui", "call", *option_words(fields, lifetime=False)]
     if arguments:
         words += ["--args", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
-    words += ["--", *target_env_key(target, instance_id), tool]
+    words += ["--", *filter(None, [fields.get("env_key")]), tool]
     return " ".join(shell_word(word) for word in words)
 
 

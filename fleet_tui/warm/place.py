@@ -1,7 +1,7 @@
 """Where warm-session daemons listen: one Unix socket per target in a folder only its owner
 can enter ($XDG_RUNTIME_DIR/fleet-tui, or /tmp/fleet-tui-UID when there is none or its
-path is too long for a socket). Stdlib only: the forwarding
-path imports this before anything else."""
+path is too long for a socket). Standard library only (and the plain table of target options):
+the forwarding path imports this before anything else."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import json
 import os
 import stat
 from pathlib import Path
+
+from fleet_tui.target_argv import FLAGS
 
 SOCKET_SUFFIX = ".sock"
 MAX_FOLDER_CHARS = 60
@@ -54,15 +56,16 @@ def socket_path(folder: Path, key: str) -> Path:
 def mcp_urls(words: list[str]) -> list[str]:
     """The `--mcp` URLs a command line names, or none when it names anything but HTTP
     endpoints (the daemon reads the command line properly before it serves it)."""
+    mcp, stdio = FLAGS["mcp"], FLAGS["stdio"]
     urls: list[str] = []
     rest = iter(words)
     for word in rest:
         if word == "--":
             break
-        if word == "--mcp":
+        if word == mcp:
             urls.append(next(rest, ""))
-        elif word.startswith("--mcp="):
-            urls.append(word.removeprefix("--mcp="))
-        elif word.startswith("--stdio"):
+        elif word.startswith(f"{mcp}="):
+            urls.append(word.removeprefix(f"{mcp}="))
+        elif word.startswith(stdio):
             return []
     return urls

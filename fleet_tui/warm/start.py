@@ -9,23 +9,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.warm.place import runtime_dir, socket_path, target_key
 
 ASK_TIMEOUT_S = 5.0
 
 
-def start_daemon(target: Target, idle_s: float) -> None:
+def start_daemon(target: Target, idle_s: float) -> str | None:
     """Leave a daemon holding `target`'s session open until idle for `idle_s` seconds; one
-    already serving its URLs from this directory gives way to it."""
+    already serving its URLs from this directory gives way to it. Why none was left, or None
+    when one was."""
     if not isinstance(target, McpTarget) or target.stdio or not target.urls:
-        warn("--keep-warm keeps --mcp endpoints warm, nothing else: nothing was left running")
-        return
+        return "--keep-warm keeps --mcp endpoints warm, nothing else: nothing was left running"
     folder = runtime_dir(create=True)
     if folder is None:
-        warn("--keep-warm: no folder of this user's own to put the warm session in")
-        return
+        return "--keep-warm: no folder of this user's own to put the warm session in"
     cwd = os.getcwd()
     ask(socket_path(folder, target_key(cwd, target.urls)), {"stop": True})
     daemon = subprocess.Popen(
@@ -41,11 +39,12 @@ def start_daemon(target: Target, idle_s: float) -> None:
     settings = {"urls": target.urls, "headers": target.headers, "idle_s": idle_s}
     daemon.stdin.write(json.dumps(settings).encode())
     daemon.stdin.close()
-    say_kept_warm(idle_s)
+    return None
 
 
-def say_kept_warm(idle_s: float) -> None:
-    err(
+def kept_warm_note(idle_s: float) -> str:
+    """What to tell the user once a session is kept warm."""
+    return (
         f"fleet-tui: the session stays open for {idle_s:g}s after its last use, for the next "
         "call or tools on these endpoints from this directory (fleet-tui warm stop ends it)"
     )

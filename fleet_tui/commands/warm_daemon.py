@@ -1,10 +1,11 @@
-"""The warm-session daemon: holds one MCP target's session open and runs the `call` and
-`tools` command lines forwarded to it (`client.py`) on it, one at a time, as the command would
-run them itself: the same code, its stdout and stderr written back to the forwarding process
-as they are written (a command that comes while another runs is sent back to run on its own).
-It listens on a Unix socket only its owner can reach (0600, in a 0700
-folder, the peer's uid checked), keeps the target's headers in memory only, and ends after
-`idle_s` seconds without a command, on `fleet-tui warm stop`, or on SIGTERM.
+"""The warm-session daemon (`fleet-tui warm serve`, started by `--keep-warm`): holds one MCP
+target's session open and runs the `call` and `tools` command lines forwarded to it
+(`warm/client.py`) on it, one at a time, as the command would run them itself: the same code,
+its stdout and stderr written back to the forwarding process as they are written (a command
+that comes while another runs is sent back to run on its own). It listens on a Unix socket
+only its owner can reach (0600, in a 0700 folder, the peer's uid checked), keeps the target's
+headers in memory only, and ends after `idle_s` seconds without a command, on
+`fleet-tui warm stop`, or on SIGTERM.
 """
 
 from __future__ import annotations
@@ -26,14 +27,17 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from fleet_tui.commands import lifecycle
+from fleet_tui.commands import command_module, command_parser, lifecycle, run_command
 from fleet_tui.commands.client_options import HeadlessAnswers
+from fleet_tui.commands.output import err
+from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import EnvError, Progress
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_union import McpEnv
 from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.warm.client import WARM_COMMANDS
+from fleet_tui.warm.start import kept_warm_note
 
 MAX_REQUEST_BYTES = 1024 * 1024
 """The longest forwarded command line (as JSON) the daemon reads."""
@@ -236,8 +240,6 @@ class WarmDaemon:
         if parsed is None:
             writer.write(encoded({"cold": True}))
             return
-        from fleet_tui.cli import run_command
-
         writer.write(encoded({"accepted": True}))
         loop = asyncio.get_running_loop()
 
@@ -269,13 +271,10 @@ class WarmDaemon:
         line as the command would: `call` or `tools` on this very target (URLs and headers)
         from the same directory, without `--log-level` or `--trace` (they concern the
         connection itself)."""
-        from fleet_tui.cli import _command_module, build_command_parser
-        from fleet_tui.commands.target_options import target_from_args
-
         argv = request.get("argv") or [""]
         if argv[0] not in WARM_COMMANDS or request.get("cwd") != self.cwd:
             return None
-        parser = build_command_parser(argv[0])
+        parser = command_parser(argv[0])
         try:
             with (
                 contextlib.redirect_stdout(io.StringIO()),
@@ -287,7 +286,7 @@ class WarmDaemon:
             return None
         if args.log_level is not None or args.trace is not None or not self.serves(target):
             return None
-        return _command_module(argv[0]), args
+        return command_module(argv[0]), args
 
     def serves(self, target: Target) -> bool:
         return (
@@ -308,8 +307,6 @@ class WarmDaemon:
     ) -> int:
         """`lifecycle.warm_runner`: run `work` on the open session (called in the command's
         thread; the work runs on the daemon's event loop)."""
-        from fleet_tui.warm.start import say_kept_warm
-
         assert self._loop is not None
         self._current = asyncio.run_coroutine_threadsafe(self._work(work, handlers), self._loop)
         try:
@@ -318,7 +315,7 @@ class WarmDaemon:
             raise KeyboardInterrupt from None
         if keep_warm is not None:  # as a cold run with --keep-warm would leave a daemon
             self.idle_s = keep_warm
-            say_kept_warm(keep_warm)
+            err(kept_warm_note(keep_warm))
         return code
 
     async def _work(self, work: lifecycle.Work, handlers: ClientHandlers | None) -> int:
