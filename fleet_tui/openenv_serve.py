@@ -104,12 +104,12 @@ def ignore_signal_handlers_off_the_main_thread() -> None:
     """`signal.signal` off the main thread leaves the handler as it is, instead of raising."""
     install = signal.signal
 
-    def signal_on_main_thread_only(signum: int, handler: Any) -> Any:
+    def signal_on_main_thread_only(signum: Any, handler: Any) -> Any:
         if threading.current_thread() is threading.main_thread():
             return install(signum, handler)
         return signal.getsignal(signum)
 
-    signal.signal = signal_on_main_thread_only
+    signal.signal = signal_on_main_thread_only  # type: ignore[assignment]  # this process only
 
 
 def is_verifiers_wrapper(module: Any) -> bool:
@@ -130,6 +130,7 @@ def offer_env_tools(wrapper: Any) -> None:
         ToolErrorType,
     )
 
+    cls: Any
     (cls,) = [
         value
         for value in vars(wrapper).values()
@@ -222,7 +223,7 @@ def serve(app: Any, listener: socket.socket, name: str, token: str) -> None:
     # uvicorn stops gracefully on these and then raises them again: they land here.
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, stop)
-    server.startup = startup
+    server.startup = startup  # type: ignore[method-assign]  # says when listening
     server.run(sockets=[listener])
 
 

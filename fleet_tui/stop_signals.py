@@ -30,6 +30,16 @@ class StopRequest:
 
 
 @contextlib.contextmanager
+def stop_task_on_signals() -> Iterator[StopRequest]:
+    """`stop_on_signals` that cancels the task it is entered in (a command's main task)."""
+    task = asyncio.current_task()
+    if task is None:
+        raise RuntimeError("stop_task_on_signals is entered in a task")
+    with stop_on_signals(task.cancel) as request:
+        yield request
+
+
+@contextlib.contextmanager
 def stop_on_signals(on_stop: Callable[[], object]) -> Iterator[StopRequest]:
     """While inside, the first SIGTERM or SIGHUP calls `on_stop()` on the running loop.
 

@@ -12,7 +12,7 @@ from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.base import Env, EnvError, Progress
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.targets import McpTarget, Target
-from fleet_tui.stop_signals import stop_on_signals
+from fleet_tui.stop_signals import stop_task_on_signals
 from fleet_tui.text import describe_error, flat
 
 Work = Callable[[Env], Awaitable[int]]
@@ -52,7 +52,7 @@ async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> i
     from fleet_tui.envs.capabilities import HearsServer, unwrapped
     from fleet_tui.envs.factory import make_env
 
-    with stop_on_signals(asyncio.current_task().cancel) as stop:
+    with stop_task_on_signals() as stop:
         # A stdio server's stderr goes to ours (the app keeps it for its endpoint view).
         env = (
             make_env(target, child_stderr=sys.stderr)

@@ -64,7 +64,7 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
     from fleet_tui.proxy.agent_calls import AgentCalls
     from fleet_tui.proxy.server import ProxyServer
     from fleet_tui.session_recording import start_recording
-    from fleet_tui.stop_signals import stop_on_signals
+    from fleet_tui.stop_signals import stop_task_on_signals
 
     recording = start_recording(target, args.record, enabled=not args.no_record)
 
@@ -80,7 +80,7 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
     recording.attach(session)
     calls = AgentCalls(session)
     server: ProxyServer | None = None
-    with stop_on_signals(asyncio.current_task().cancel) as stop:
+    with stop_task_on_signals() as stop:
         try:
             await session.connect()
             server = ProxyServer(calls, asyncio.get_running_loop(), port=args.port)

@@ -31,6 +31,7 @@ import contextlib
 import math
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx2
@@ -120,7 +121,7 @@ class SignInAuth(OAuthClientProvider):
                         # The flow yields `request` when it would send it: before a sign-in
                         # (answered with the challenge we have) and after one (sent below).
                         while outgoing is not request or challenge is not None:
-                            if outgoing is request:
+                            if outgoing is request and challenge is not None:
                                 reply, challenge = challenge, None
                             else:
                                 reply = yield outgoing
@@ -219,7 +220,8 @@ class SignInAuth(OAuthClientProvider):
         assert shown is not None, "the authorization URL is shown first"
         came_back = asyncio.ensure_future(self.callback.wait(self.timeout_s))
         try:
-            await asyncio.wait({came_back, shown}, return_when=asyncio.FIRST_COMPLETED)
+            waiting: set[asyncio.Future[Any]] = {came_back, shown}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if not came_back.done():
                 failure = shown.exception()
                 if failure is not None:
@@ -243,6 +245,7 @@ async def authorization_reply(
 ) -> httpx2.Response:
     """`response` (to one of the flow's own requests: discovery, registration, token) read
     up to MAX_AUTHORIZATION_REPLY_BYTES; SignInFailed past that."""
+    assert isinstance(response.stream, httpx2.AsyncByteStream)  # an async client's reply
     response.stream = CappedStream(response.stream, request)
     await response.aread()  # kept in the response: the SDK and httpx2 read it from there
     return response

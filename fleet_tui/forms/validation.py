@@ -216,8 +216,9 @@ def map_errors(
 def _map_one(error: ValidationError, branch_at: Callable[[Path], int | None]) -> list[FieldError]:
     path: Path = tuple(error.absolute_path)
     instance = error.instance
-    if error.validator == "required" and isinstance(instance, dict):
-        missing = [k for k in error.validator_value if k not in instance]
+    required = error.validator_value
+    if error.validator == "required" and isinstance(instance, dict) and isinstance(required, list):
+        missing = [k for k in required if k not in instance]
         return [FieldError((*path, k), "required") for k in missing]
     if error.validator == "additionalProperties" and isinstance(instance, dict):
         allowed = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
@@ -234,7 +235,7 @@ def _map_one(error: ValidationError, branch_at: Callable[[Path], int | None]) ->
         ]
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = branch_at(path)
-        by_branch: dict[int, list[ValidationError]] = {}
+        by_branch: dict[int | str, list[ValidationError]] = {}
         for sub in error.context:
             by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
         if chosen in by_branch:

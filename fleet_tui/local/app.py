@@ -31,12 +31,12 @@ logger = logging.getLogger(__name__)
 HOST_TOKEN_HINT = "this host needs its token as the API key (`fleet-tui local serve` prints it)"
 
 
-async def _host_error(request: Request, error: HostError) -> JSONResponse:
-    return JSONResponse({"detail": error.detail}, status_code=error.status)
-
-
-async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
-    """Unknown routes and methods answer in Fleet's `{"detail": ...}` shape too."""
+async def _error(request: Request, error: Exception) -> JSONResponse:
+    """The host's refusals, and unknown routes and methods, in Fleet's `{"detail": ...}` shape
+    (Starlette calls this only for the two kinds it is registered for)."""
+    if isinstance(error, HostError):
+        return JSONResponse({"detail": error.detail}, status_code=error.status)
+    assert isinstance(error, HTTPException)
     return JSONResponse({"detail": error.detail}, status_code=error.status_code)
 
 
@@ -81,7 +81,7 @@ def build_app(
             *manager.routes(registry),
             *mcp_routes,
         ],
-        exception_handlers={HostError: _host_error, HTTPException: _http_error},
+        exception_handlers={HostError: _error, HTTPException: _error},
         lifespan=lifespan,
     )
     return LoopbackGuard(app, token, HOST_TOKEN_HINT), registry

@@ -49,10 +49,10 @@ class RecordingEnv:
         self.recorder.reset(seed, result)
         return result
 
-    async def list_tools(self, refresh: bool = False):  # type: ignore[no-untyped-def]
+    async def list_tools(self, refresh: bool = False):
         return await self.inner.list_tools(refresh)
 
-    def endpoints(self):  # type: ignore[no-untyped-def]
+    def endpoints(self):
         return self.inner.endpoints()
 
     def warnings(self) -> list[str]:

@@ -60,7 +60,7 @@ def verdict_from_outcome(
         error_message=outcome.get("error_message"),
         traceback=outcome.get("traceback"),
         execution_time_ms=elapsed_ms,
-        mode=mode,  # type: ignore[arg-type]
+        mode=mode,
     )
 
 
