@@ -77,9 +77,9 @@ def kill_descendants() -> None:
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        _reap(None)
+        reap(None)
         time.sleep(0.01)
-    _reap(None)
+    reap(None)
 
 
 def kill_group(pgid: int) -> None:
@@ -88,7 +88,7 @@ def kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def _reap(pid: int | None) -> int | None:
+def reap(pid: int | None) -> int | None:
     """Reap every child that has exited; the exit code of `pid` if it was one of them."""
     code = None
     while True:
@@ -161,7 +161,7 @@ def supervise(work: Callable[[], int], limit: int | None = OUTPUT_LIMIT) -> int:
                 stopped = signal.SIGTERM in os.read(wake_read, 256)
             else:
                 _copy_chunk(fd, copies)
-        code = _reap(pid)
+        code = reap(pid)
     kill_descendants()
     _drain(copies)
     signal.set_wakeup_fd(-1)

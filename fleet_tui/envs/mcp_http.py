@@ -187,6 +187,21 @@ def asks_sign_in(response: httpx2.Response) -> bool:
     )
 
 
+UNREADABLE_START = "unreadable reply: "
+"""How the JSON-RPC error a transport of fleet-tui's own makes for a reply it could not read
+begins (stdio: `envs/stdio_lines.py`); the reason follows."""
+
+
+def unreadable_error(request_id: Any, problem: str) -> dict[str, Any]:
+    """The JSON-RPC error that stands for the reply to `request_id`, unreadable for `problem`."""
+    return jsonrpc_error_body(request_id, PARSE_ERROR, UNREADABLE_START + problem)
+
+
+def cut_short(detail: str) -> str:
+    """What a reply that is not valid JSON most likely is, with the parser's `detail`."""
+    return f"not valid JSON, most likely cut short ({detail})"
+
+
 SSE_LIMIT = re.compile(r"exceeded the \d+ byte limit")
 SDK_PARSE_FAILURES = ("Failed to parse JSON response", "Failed to parse SSE message")
 """How the SDK's own parse errors begin (a server's -32700 answer is not one of them)."""
@@ -199,6 +214,8 @@ def unreadable_reply(error: BaseException) -> str | None:
     for leaf in leaf_errors(error):
         if not isinstance(leaf, MCPError):
             continue
+        if leaf.code == PARSE_ERROR and leaf.message.startswith(UNREADABLE_START):
+            return leaf.message.removeprefix(UNREADABLE_START)
         if leaf.message.startswith(TOO_LARGE_START):
             return leaf.message
         if SSE_LIMIT.search(leaf.message):
@@ -206,7 +223,7 @@ def unreadable_reply(error: BaseException) -> str | None:
         if leaf.code == PARSE_ERROR and leaf.message.startswith(SDK_PARSE_FAILURES):
             found = INVALID_JSON.search(leaf.message)
             detail = found.group(1) if found else leaf.message.splitlines()[0]
-            return f"not valid JSON, most likely cut short ({detail})"
+            return cut_short(detail)
     return None
 
 

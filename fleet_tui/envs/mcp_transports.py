@@ -7,9 +7,9 @@ else (`http_client`). An HTTP endpoint is tried as streamable HTTP first; when t
 and the endpoint then speaks SSE.
 
 A stdio child's stderr is read line by line into `ChildOutput` (the last lines, bounded), and
-echoed to a stream too when one is given (the headless commands give stderr). The child is
-started in a session of its own and stopped when the endpoint closes: stdin closed, then
-SIGTERM, then SIGKILL (the mcp SDK's shutdown).
+echoed to a stream too when one is given (the headless commands give stderr). The child runs
+under a supervisor that stops it, and every process it started, when the endpoint closes or
+fleet-tui ends (`envs/mcp_stdio.py`).
 """
 
 from __future__ import annotations
@@ -215,20 +215,13 @@ async def _sse(spec: EndpointSpec, auth: httpx2.Auth | None) -> AsyncIterator[tu
 
 @contextlib.asynccontextmanager
 async def _stdio(spec: EndpointSpec, output: ChildOutput) -> AsyncIterator[tuple[Any, Any]]:
-    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from fleet_tui.envs.mcp_stdio import stdio_streams
 
-    command, *args = spec.argv
     errlog = output.start()
     try:
-        server = StdioServerParameters(command=command, args=args)
-        try:
-            async with stdio_client(server, errlog=errlog) as (read, write):
-                errlog.close()  # the child holds its own copy: the reader ends when it exits
-                yield read, write
-        except FileNotFoundError:
-            raise EnvError(f"cannot start {command!r}: no such command") from None
-        except PermissionError:
-            raise EnvError(f"cannot start {command!r}: not executable") from None
+        async with stdio_streams(spec.argv, errlog) as (read, write):
+            errlog.close()  # the child holds its own copy: the reader ends when it exits
+            yield read, write
     finally:
         errlog.close()
         await asyncio.to_thread(output.wait, 1.0)
