@@ -1,6 +1,8 @@
 """Replies over stdio that cannot be used fail their call only: a reply over 64 MB (as over
 streamable HTTP), a line cut mid-JSON, a line that is not JSON-RPC; the endpoint stays up and
-the next call works. A reply cut by the server exiting fails its call in plain words.
+the next call works. A reply cut by the server exiting fails its call in plain words. A result
+whose structuredContent is not an object shows its content with the problem named (the union,
+headless `call`, the app).
 Against a real child process that writes its JSON-RPC by hand (tests/fixtures/raw_stdio.py)."""
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 from fleet_tui.envs.base import EndpointState
 from fleet_tui.envs.mcp_union import McpUnion
 from fleet_tui.envs.stdio_lines import LineSplitter, LongLine
+from tests.cli_run import fleet_tui
 
 RAW_STDIO = shlex.join([sys.executable, str(Path(__file__).parent / "fixtures" / "raw_stdio.py")])
 
@@ -78,3 +81,40 @@ def test_lines_are_split_across_chunks_and_a_long_one_keeps_only_its_ends():
     assert lines[0] == b'{"a":1}'
     assert lines[1] == LongLine(16, b"y" * 8 + b"z" * 8, b"y" * 8 + b"z" * 8)
     assert splitter.rest() == b"rest" and splitter.rest() is None
+
+
+async def test_a_structured_content_that_is_not_an_object_is_named_and_the_content_kept(union):
+    result = await union.call_tool("list-structured", {})
+
+    assert not result.is_error and result.text() == "1, 2, 3"
+    assert result.structured is None
+    assert result.problems == ["structuredContent is not an object: ignored"]
+    assert result.raw["structuredContent"] == [1, 2, 3]  # the Raw view shows what arrived
+    assert state(union) == EndpointState.UP
+
+
+def test_headless_call_shows_the_content_and_names_a_broken_structured_content():
+    result = fleet_tui("call", "--stdio", RAW_STDIO, "list-structured")
+
+    assert result.returncode == 0, result.stderr
+    assert "1, 2, 3" in result.stdout
+    assert "warning: list-structured: structuredContent is not an object: ignored" in (
+        result.stderr
+    )
+    assert "validation error" not in result.stderr + result.stdout
+
+
+async def test_the_app_shows_the_content_and_names_a_broken_structured_content():
+    from fleet_tui.envs.targets import McpTarget
+    from fleet_tui.ui.app import FleetTuiApp
+    from tests.app_driver import SIZE, call, rendered_text, wait_connected
+
+    app = FleetTuiApp(McpTarget(stdio=[RAW_STDIO]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        entry = await call(pilot, "list-structured")
+
+        assert entry.status == "ok"
+        shown = rendered_text(app)
+        assert "1, 2, 3" in shown
+        assert "structuredContent is not an object: ignored" in shown

@@ -139,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
         answers.check()
         for warning in output_warnings(tools, args.tool, result):
             warn(warning)
+        for problem in result.problems:
+            warn(f"{visible(args.tool)}: {problem}")
         files = BlockFiles(args.save_media, args.tool)
         if args.json:
             print_json(result_json(args.tool, result, files))

@@ -158,6 +158,8 @@ class BaseToolResult(BaseModel):
     is_error: bool = False
     structured: Any | None = None
     """The result's structured content, if any."""
+    problems: list[str] = Field(default_factory=list)
+    """What in the result broke the protocol and was ignored (the rest is shown)."""
     error_kind: str | None = None
     """A short name for the kind of failure when `is_error` (for example an OpenEnv error_type)."""
     latency_s: float = 0.0

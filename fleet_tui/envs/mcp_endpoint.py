@@ -209,13 +209,15 @@ class McpEndpoint:
         from mcp.client.session import ClientSession
 
         from fleet_tui.envs.mcp_transports import ChildOutput, opened
+        from fleet_tui.envs.result_screen import screened
+        from fleet_tui.envs.stream_taps import ChangedRead
 
         output = ChildOutput(self.status.output, self.child_stderr, self.spec.program)
         tap = self.handlers.http_tap(self.url)
         async with (
             opened(self.spec, transport, output, tap, self._auth()) as (read, write),
             ClientSession(
-                *self.handlers.streams(self.url, read, write),
+                *self.handlers.streams(self.url, ChangedRead(read, screened), write),
                 **self.handlers.session_options(self.url),
             ) as session,
         ):

@@ -25,6 +25,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
+from fleet_tui.envs.result_screen import set_aside
 
 BROKEN_TOOL_KEY = "fleet-tui/broken"
 """In a listed tool's `_meta`: why the tool as the server listed it cannot be used (set on the
@@ -33,12 +34,14 @@ stand-in that replaces a tool the mcp SDK would reject)."""
 
 def tool_result_from_mcp(obj: Any, *, endpoint: str = "", latency_s: float = 0.0) -> ToolResult:
     """A ToolResult from a CallToolResult object or its dict form (either casing)."""
-    raw = to_wire_dict(obj)
-    content = raw.get("content") or []
+    screened = to_wire_dict(obj)
+    raw, problems = set_aside(screened)
+    content = screened.get("content") or []
     return ToolResult(
         blocks=[content_block_from_mcp(block) for block in content],
-        is_error=bool(pick(raw, "is_error", "isError")),
-        structured=pick(raw, "structured_content", "structuredContent"),
+        is_error=bool(pick(screened, "is_error", "isError")),
+        structured=pick(screened, "structured_content", "structuredContent"),
+        problems=problems,
         latency_s=latency_s,
         endpoint=endpoint,
         size_bytes=json_length(raw),

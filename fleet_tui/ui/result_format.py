@@ -246,6 +246,7 @@ def plan_result(result: ToolResult, tool: Tool | None = None, title: str = "") -
     parts = [part for block in result.blocks for part in block_parts(block)]
     if not parts:
         parts = [NotePart("The result has no content blocks.")]
+    parts += [NotePart(f"The server broke the protocol: {problem}") for problem in result.problems]
     return ResultPlan(
         parts=parts,
         raw=PagerText.build(pretty_json(raw_json(result))),
