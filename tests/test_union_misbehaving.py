@@ -81,6 +81,16 @@ async def test_a_reply_cut_mid_json_fails_that_call_only(misbehaving, open_union
     assert states(union) == [EndpointState.UP]
 
 
+async def test_a_reply_whose_connection_drops_midway_fails_that_call_only(misbehaving, open_union):
+    union = await open_union(f"{misbehaving}/dropped-call")
+
+    result = await union.call_tool("fine", {})
+
+    assert result.is_error and result.error_kind == "unreadable reply"
+    assert "cut short: " in result.text() and "peer closed connection" in result.text()
+    assert states(union) == [EndpointState.UP]
+
+
 async def test_endless_pagination_stops_after_100_pages_keeping_the_tools(misbehaving, open_union):
     union = await open_union(f"{misbehaving}/endless")
 

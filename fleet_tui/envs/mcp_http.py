@@ -139,19 +139,21 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
         if response.status_code >= 400:
             return await self._error_status(request, response, message)
         content_type = response.headers.get("content-type", "").lower()
-        if content_type.startswith("application/json"):
+        listing = message.get("method") == "tools/list"
+        json_body = content_type.startswith("application/json")
+        if not json_body and not (content_type.startswith("text/event-stream") and listing):
+            return response
+        try:
             body = await read_capped(response)
-            if body is None:
-                return jsonrpc_error(request, message, PARSE_ERROR, TOO_LARGE)
-            if message.get("method") == "tools/list":
-                body = screen_tools_reply(body, protocol_version(request))
+        except httpx2.TransportError as error:  # the connection closed in the middle of it
+            problem = f"cut short: {describe_error(error)}"
+            return jsonrpc_error(request, message, PARSE_ERROR, UNREADABLE_START + problem)
+        if body is None:
+            return jsonrpc_error(request, message, PARSE_ERROR, TOO_LARGE)
+        if not listing:
             return replaced(request, response, body)
-        if content_type.startswith("text/event-stream") and message.get("method") == "tools/list":
-            body = await read_capped(response)
-            if body is None:
-                return jsonrpc_error(request, message, PARSE_ERROR, TOO_LARGE)
-            return replaced(request, response, screen_tools_events(body, protocol_version(request)))
-        return response
+        screen = screen_tools_reply if json_body else screen_tools_events
+        return replaced(request, response, screen(body, protocol_version(request)))
 
     async def _error_status(
         self, request: httpx2.Request, response: httpx2.Response, message: dict[str, Any]
