@@ -282,10 +282,11 @@ async def test_a_stdio_servers_endless_stderr_line_is_kept_in_bounded_pieces(tmp
 @pytest.mark.parametrize(
     ("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["sigterm", "sighup"]
 )
-def test_a_signal_to_the_app_stops_its_stdio_server(tmp_path, sig, code):
+def test_a_signal_to_the_app_stops_its_stdio_server_and_what_it_started(tmp_path, sig, code):
     from tests.test_app_signals import Terminal, wait_until
 
-    command = [sys.executable, "-m", "fleet_tui", "--stdio", STDIO_COMMAND, "--no-record"]
+    daemonizing = shlex.join([sys.executable, str(STDIO_SERVER), "--spawn", "daemon"])
+    command = [sys.executable, "-m", "fleet_tui", "--stdio", daemonizing, "--no-record"]
     terminal = Terminal(tmp_path, child_env(), *command)
     try:
         wait_until(lambda: "2/2 tools" in terminal.screen(), "the app to list the tools")
@@ -294,13 +295,19 @@ def test_a_signal_to_the_app_stops_its_stdio_server(tmp_path, sig, code):
         terminal.tmux("send-keys", "-t", "app", "-l", "MCP endpoints")
         wait_until(lambda: "stderr" in terminal.screen(), "the palette's entry")
         terminal.tmux("send-keys", "-t", "app", "Enter")
-        shown = wait_until(lambda: re.search(r"pid (\d+)", terminal.screen()), "its stderr")
-        pid = int(shown.group(1))
-        assert alive(pid)
+
+        def pids_shown() -> tuple[int, int] | None:
+            screen = terminal.screen()
+            pid = re.search(r"\bpid (\d+)", screen)
+            descendant = re.search(r"descendant (\d+)", screen)
+            return (int(pid.group(1)), int(descendant.group(1))) if pid and descendant else None
+
+        pid, descendant = wait_until(pids_shown, "its stderr")
+        assert alive(pid) and alive(descendant)
         os.kill(terminal.pid, sig)
 
         assert terminal.exit_code() == code, terminal.screen()
-        assert gone_soon(pid)
+        assert gone_soon(pid) and gone_soon(descendant)
     finally:
         if not terminal.ended:
             os.kill(terminal.pid, signal.SIGKILL)
