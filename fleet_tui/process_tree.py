@@ -167,7 +167,7 @@ def supervise(work: Callable[[], int], limit: int | None = OUTPUT_LIMIT) -> int:
     signal.set_wakeup_fd(-1)
     for sig, handler in handlers.items():
         signal.signal(sig, handler)
-    return STOPPED if stopped else code
+    return STOPPED if stopped or code is None else code  # no code: the loop ended stopped
 
 
 def _run(work: Callable[[], int]) -> int:

@@ -168,7 +168,7 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
             return response
         body = await read_capped(response)
         reply = json_or_none(body) if body is not None else None
-        if isinstance(reply, dict) and isinstance(reply.get("error"), dict):
+        if body is not None and isinstance(reply, dict) and isinstance(reply.get("error"), dict):
             return replaced(request, response, body)
         transient = status >= 500 or status in (408, 429)
         code = INTERNAL_ERROR if transient else INVALID_REQUEST
@@ -326,7 +326,7 @@ def screen_tools_reply(body: bytes, version: str) -> bytes:
     reply = json_or_none(body)
     result = reply.get("result") if isinstance(reply, dict) else None
     tools = result.get("tools") if isinstance(result, dict) else None
-    if not isinstance(tools, list):
+    if not isinstance(result, dict) or not isinstance(tools, list):
         return body
     screened = [screen_tool(tool, index, version) for index, tool in enumerate(tools)]
     if all(kept is tool for kept, tool in zip(screened, tools, strict=True)):

@@ -35,7 +35,8 @@ def screened(item: Any) -> Any:
     }
     if not broken:
         return item
-    meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+    given = result.get("_meta")
+    meta = given if isinstance(given, dict) else {}
     kept = {name: value for name, value in result.items() if name not in broken}
     kept["_meta"] = {**meta, SET_ASIDE_KEY: broken}
     return SessionMessage(item.message.model_copy(update={"result": kept}), item.metadata)
