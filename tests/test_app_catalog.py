@@ -18,7 +18,7 @@ from fleet_tui.ui.widgets.catalog_panes import PromptsPane, ResourcesPane
 from fleet_tui.ui.widgets.result_view import ResourceLinkButton
 from fleet_tui.ui.widgets.tool_list import tool_prompt
 from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected, wait_for
-from tests.fixtures.catalog_server import BLOB, WAV, build_catalog_server
+from tests.fixtures.catalog_server import BLOB, PAGE, SCRIPT, WAV, build_catalog_server
 from tests.fixtures.mcp_servers import ServedMcp, serve_in_thread
 
 
@@ -178,6 +178,24 @@ async def test_audio_is_saved_with_s_and_annotations_show_dimmed(
         assert Path(saved[0]).read_bytes() == WAV
         await call(pilot, "noted")
         assert "(for user; priority 0.9)" in rendered_text(app)
+
+
+async def test_s_saves_active_types_as_bin_and_says_the_servers_type(
+    catalog_mcp, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "shady")
+        await pilot.click("#rendered")
+        await pilot.press("s")
+        toasts = await wait_for(pilot, lambda: " ".join(n.message for n in app._notifications))
+        saved = sorted(tmp_path.glob("result-*"))
+        assert [p.suffix for p in saved] == [".bin", ".bin"]
+        assert {p.read_bytes() for p in saved} == {SCRIPT, PAGE}
+        assert "(the server said application/x-sh)" in toasts
+        assert "(the server said text/html)" in toasts
 
 
 async def test_tool_hints_show_in_the_list_and_the_form_header(catalog_mcp):

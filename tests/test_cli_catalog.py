@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tests.cli_run import fleet_tui
-from tests.fixtures.catalog_server import BLOB, WAV
+from tests.fixtures.catalog_server import BLOB, PAGE, SCRIPT, WAV
 from tests.fixtures.mcp_servers import ServedMcp, tiny_png
 
 
@@ -71,6 +71,21 @@ def test_audio_is_saved_by_save_media_and_its_old_name(catalog_mcp, tmp_path) ->
         assert result.returncode == 0, result.stderr
         saved = list(folder.iterdir())
         assert [p.suffix for p in saved] == [".wav"] and saved[0].read_bytes() == WAV
+
+
+def test_active_types_are_saved_as_bin_with_the_servers_type_said(catalog_mcp, tmp_path) -> None:
+    text = fleet_tui("call", "--mcp", catalog_mcp.url, "shady", "--save-media", str(tmp_path))
+    as_json = fleet_tui(
+        "call", "--mcp", catalog_mcp.url, "shady", "--save-media", str(tmp_path), "--json"
+    )
+    assert text.returncode == 0, text.stderr
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".bin", ".bin"]
+    assert {p.read_bytes() for p in tmp_path.iterdir()} == {SCRIPT, PAGE}
+    assert "[audio application/x-sh, " in text.stdout
+    assert "[resource memo://page text/html]" in text.stdout
+    blocks = json.loads(as_json.stdout)["blocks"]
+    assert [b["mime_type"] for b in blocks] == ["application/x-sh", "text/html"]
+    assert all(b["path"].endswith(".bin") for b in blocks)
 
 
 def test_content_annotations_are_kept_in_json_and_said_in_text(catalog_mcp) -> None:

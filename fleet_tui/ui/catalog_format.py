@@ -8,6 +8,7 @@ from pathlib import Path
 from rich.text import Text
 
 from fleet_tui.envs.catalog import PromptResult, ReadResult
+from fleet_tui.media_files import saved_note
 from fleet_tui.text import clean, pretty_json
 from fleet_tui.ui.result_format import (
     MediaPart,
@@ -33,7 +34,9 @@ def plan_read(result: ReadResult, saved: dict[int, Path] | None = None) -> Resul
             parts.append(TextPart(Text(clean(content.uri), style="bold")))
         shown = text_part(content.text) if content.text is not None else resource_part(content)
         if isinstance(shown, MediaPart) and saved and index in saved:
-            shown.label = shown.label.replace("(s saves it)", f"saved to {saved[index]}")
+            shown.label = shown.label.replace(
+                "(s saves it)", f"saved to {saved_note(saved[index], content.mime_type)}"
+            )
         parts.append(shown)
     size = sum(len(c.text or "") + len(c.blob or b"") for c in result.contents)
     return ResultPlan(

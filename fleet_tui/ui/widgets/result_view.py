@@ -15,7 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static, TabbedContent, TabPane
 
 from fleet_tui.envs.base import EnvError
-from fleet_tui.media_files import BlockFiles
+from fleet_tui.media_files import BlockFiles, saved_note
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.result_format import (
     ImagePart,
@@ -203,13 +203,16 @@ class ResultView(Vertical):
         files = BlockFiles(str(Path.cwd()), "result")
         try:
             paths = [
-                await asyncio.to_thread(files.write, index, part.data, part.mime_type)
+                saved_note(
+                    await asyncio.to_thread(files.write, index, part.data, part.mime_type),
+                    part.mime_type,
+                )
                 for index, part in enumerate(media)
             ]
         except EnvError as error:
             self.notify(f"Not saved: {error.message}", severity="error", markup=False)
             return
-        self.notify("Saved " + ", ".join(map(str, paths)), markup=False)
+        self.notify("Saved " + ", ".join(paths), markup=False)
 
     def select_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{tab}"
