@@ -33,8 +33,14 @@ def make_private_dir(folder: Path) -> None:
 
 
 def open_private_append(path: Path) -> IO[str]:
-    """`path` opened for appending text, created for its owner only if it is new."""
+    """`path` opened for appending text, for its owner only: a file that exists already (a
+    trace written before, made by another tool) is made 0600 too, through the opened file."""
     descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.fchmod(descriptor, 0o600)
+    except BaseException:
+        os.close(descriptor)
+        raise
     return os.fdopen(descriptor, "a", encoding="utf-8")
 
 

@@ -8,7 +8,7 @@ import io
 import json
 from pathlib import Path
 
-from fleet_tui.commands.server_output import ServerOutput
+from fleet_tui.commands.server_output import TRACE_MAX_BYTES, ServerOutput
 from fleet_tui.envs.server_events import ServerLog, ToolProgress
 from tests.cli_run import fleet_tui
 from tests.fixtures.talkative import Talkative
@@ -101,6 +101,35 @@ def test_trace_writes_every_message_both_ways_without_secrets(
     assert answer["latency_s"] > 0 and answer["size_bytes"] > 0
     assert any(e["direction"] == "http" and e["status"] == 200 for e in entries)
     assert trace.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_reused_trace_becomes_private_and_keeps_its_lines(
+    talkative: Talkative, tmp_path: Path
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text('{"earlier": true}\n')
+    trace.chmod(0o644)
+    run = fleet_tui("call", "--mcp", talkative.url, "echo", "-a", "text=hi", "--trace", str(trace))
+    assert run.returncode == 0, run.stderr
+    assert trace.stat().st_mode & 0o777 == 0o600
+    lines = trace.read_text().splitlines()
+    assert lines[0] == '{"earlier": true}' and len(lines) > 1
+
+
+def test_a_trace_stops_at_its_cap_with_a_line_saying_so(
+    talkative: Talkative, tmp_path: Path
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    size = 60_000  # 600 log messages of 60 KB: about 36 MB of trace, past the cap
+    run = fleet_tui(
+        "call", "--mcp", talkative.url, "flood", "-a", "count=600", "-a", f"size={size}",
+        "--trace", str(trace),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "done" in run.stdout
+    assert TRACE_MAX_BYTES - 200_000 < trace.stat().st_size <= TRACE_MAX_BYTES + 100
+    last = trace.read_text().splitlines()[-1]
+    assert json.loads(last) == {"note": "trace cut at 32 MB"}
 
 
 def test_a_trace_that_cannot_be_written_is_refused_in_plain_words(tmp_path: Path) -> None:

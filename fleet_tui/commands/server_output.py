@@ -3,7 +3,7 @@ a call (a bar redrawn in place on a terminal, one line per report otherwise) and
 `--log-level LEVEL`, their log messages from that level up (the level is also sent to them
 with logging/setLevel). `--trace FILE` writes the protocol log there, one JSON line per
 JSON-RPC message or HTTP request (`envs/traffic.py`: redacted, each message's JSON kept up to
-64 KB).
+64 KB), for its owner only, up to TRACE_MAX_BYTES a run: then a last line says it was cut.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from fleet_tui.envs.traffic import TrafficEntry, listen_to_traffic
 from fleet_tui.text import clean, one_line
 
 BAR_WIDTH = 24
+TRACE_MAX_BYTES = 32 * 1024 * 1024
+"""What one run writes to a trace at most: a server that logs without end cannot fill the disk."""
 
 
 def add_server_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,6 +83,7 @@ class ServerOutput:
         self._bar_shown = False
         listen_to_servers(self.handlers, self.show)
         self._trace: IO[str] | None = open_trace(trace) if trace else None
+        self._traced_bytes = 0
         if self._trace is not None:
             listen_to_traffic(self.handlers, self.trace)
 
@@ -93,15 +96,27 @@ class ServerOutput:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        self._close_trace()
+
+    def _close_trace(self) -> None:
         if self._trace is not None:
             self._trace.close()
             self._trace = None
 
     def trace(self, entry: TrafficEntry) -> None:
-        if self._trace is not None:
-            line = json.dumps(entry.as_json(), ensure_ascii=False, default=str)
-            self._trace.write(line + "\n")
+        """Write `entry` as a line of the trace; past TRACE_MAX_BYTES, a last line saying the
+        trace was cut, and nothing more."""
+        if self._trace is None:
+            return
+        line = json.dumps(entry.as_json(), ensure_ascii=False, default=str) + "\n"
+        self._traced_bytes += len(line.encode("utf-8", "surrogatepass"))
+        if self._traced_bytes <= TRACE_MAX_BYTES:
+            self._trace.write(line)
             self._trace.flush()
+            return
+        megabytes = TRACE_MAX_BYTES // (1024 * 1024)
+        self._trace.write(json.dumps({"note": f"trace cut at {megabytes} MB"}) + "\n")
+        self._close_trace()
 
     @property
     def on_terminal(self) -> bool:
