@@ -1,7 +1,7 @@
 """Text helpers for every layer, the bottom one: it imports nothing from fleet_tui.
 
-- Secrets stay out of what is shown, printed and recorded: API keys, bearer tokens, anything
-  named like a secret (`redact`, `hide_secret_values`).
+- Secrets stay out of what is shown, printed and recorded: API keys (also base64- and
+  URL-encoded), bearer tokens, anything named like a secret (`redact`, `hide_secret_values`).
 - Text from an environment is data: before it reaches a terminal, terminal escape sequences,
   control characters and lone surrogates go (`clean`, `visible`).
 - Short forms: `one_line`, `name_line`, `flat`, `shortened`, `pretty_json`, `describe_seconds`.
@@ -11,8 +11,12 @@
 
 from __future__ import annotations
 
+import base64
+import functools
 import os
 import re
+import urllib.parse
+from collections.abc import Callable, Sequence
 from typing import Any
 
 # Secrets
@@ -53,35 +57,84 @@ def remember_secret_values(values: list[str]) -> None:
         )
 
 
-def _secret_values() -> list[str]:
+def _secret_values() -> tuple[str, ...]:
     known = [v for name in SECRET_ENV_VARS if len(v := os.environ.get(name, "")) >= 4]
-    return known + sorted(_given_secrets)
+    return with_encoded_forms(tuple(known + sorted(_given_secrets)))
+
+
+ENCODED_MIN_LENGTH = 8
+"""Secrets this long or longer are also hidden in their encoded forms: shorter ones would make
+encoded forms short enough to match ordinary base64 by chance."""
+
+
+@functools.lru_cache(maxsize=16)
+def with_encoded_forms(secrets: tuple[str, ...]) -> tuple[str, ...]:
+    """`secrets` and the forms they take on their way through an env (`encoded_forms`), longest
+    first: a whole encoded secret is replaced before a part of it could be."""
+    forms = set(secrets)
+    for secret in secrets:
+        if len(secret) >= ENCODED_MIN_LENGTH:
+            forms.update(encoded_forms(secret))
+    return tuple(sorted(forms, key=lambda form: (-len(form), form)))
+
+
+def encoded_forms(secret: str) -> set[str]:
+    """A secret as an env may send it back: URL-encoded, and base64 (standard and urlsafe,
+    padded or not, URL-encoded), also inside a longer base64 string (`Basic` credentials,
+    a token in a JWT), where what it looks like depends on where its bytes fall in the
+    3-byte groups: the characters only its bytes decide, at each of the 3 offsets."""
+    raw = secret.encode("utf-8")
+    forms = {urllib.parse.quote(secret, safe=""), urllib.parse.quote_plus(secret)}
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        whole = encode(raw).decode("ascii")
+        forms.update((whole, whole.rstrip("="), urllib.parse.quote(whole, safe="")))
+        forms.update(_aligned_base64(encode, raw, offset) for offset in range(3))
+    forms.discard(secret)
+    return forms
+
+
+def _aligned_base64(encode: Callable[[bytes], bytes], raw: bytes, offset: int) -> str:
+    """The base64 characters that `raw`'s bytes alone decide when it starts `offset` bytes into
+    a 3-byte group: the first 0, 2 or 3 characters mix in the bytes before it, and the last
+    one, unless it ends a group, the bytes after it."""
+    text = encode(bytes(offset) + raw).decode("ascii").rstrip("=")
+    mixed_end = 1 if (offset + len(raw)) % 3 else 0
+    return text[(0, 2, 3)[offset] : len(text) - mixed_end]
 
 
 def hide_secret_values(text: str) -> str:
-    """`text` with the secret values (FLEET_API_KEY's, `remember_secrets`) replaced; values
-    under 8 characters (a placeholder like `local`) are left alone, as ordinary words."""
+    """`text` with the secret values (FLEET_API_KEY's, `remember_secrets`) replaced, also
+    encoded (`with_encoded_forms`); values under 8 characters (a placeholder like `local`) are
+    left alone, as ordinary words."""
+    if len(text) < 8:
+        return text
     for secret in _secret_values():
         if len(secret) >= 8:
             text = text.replace(secret, REDACTED)
     return text
 
 
-def redact(value: Any, secrets: list[str] | None = None) -> Any:
-    """A copy of a JSON-like value with secret-named fields and known secret values removed."""
-    secrets = _secret_values() if secrets is None else secrets
+def redact(value: Any, secrets: Sequence[str] | None = None) -> Any:
+    """A copy of a JSON-like value with secret-named fields and known secret values (also
+    encoded, `with_encoded_forms`) removed."""
+    forms = _secret_values() if secrets is None else tuple(secrets)
+    return _redacted(value, forms, min(map(len, forms), default=0))
+
+
+def _redacted(value: Any, secrets: tuple[str, ...], shortest: int) -> Any:
     if isinstance(value, dict):
         return {
             k: REDACTED
             if isinstance(k, str) and SECRET_NAME.search(k) and isinstance(v, str) and v
-            else redact(v, secrets)
+            else _redacted(v, secrets, shortest)
             for k, v in value.items()
         }
     if isinstance(value, list | tuple):
-        return [redact(v, secrets) for v in value]
+        return [_redacted(v, secrets, shortest) for v in value]
     if isinstance(value, str):
-        for secret in secrets:
-            value = value.replace(secret, REDACTED)
+        if len(value) >= shortest:  # most strings of a result are shorter than any secret
+            for secret in secrets:
+                value = value.replace(secret, REDACTED)
         if "bearer" not in value.lower():  # a cheap look first: the regex ignores case, slowly
             return value
         return BEARER.sub(r"\1" + REDACTED, value)

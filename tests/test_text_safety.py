@@ -4,10 +4,12 @@ copied `fleet-tui call` command."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
 import sys
+import urllib.parse
 from collections.abc import Iterator
 
 import pytest
@@ -65,6 +67,46 @@ def test_json_output_hides_the_api_key_split_by_an_escape(mcp_alpha):
     assert result.returncode == 0, result.stderr
     assert SECRET[8:] not in result.stdout
     assert json.loads(result.stdout)["structured"]["result"] == "key [redacted]"
+
+
+ODD_SECRET = "sk/odd+key=\u00fc 2024?"
+"""An API key with characters that base64 and URL encoding change."""
+
+
+def encoded_secret_forms(secret: str) -> list[str]:
+    """How an env may hand the key back: base64 (standard, urlsafe, unpadded), inside longer
+    base64 at each of the 3 byte offsets (as in `Basic` credentials), and URL-encoded."""
+    raw = secret.encode()
+    standard, urlsafe = base64.b64encode, base64.urlsafe_b64encode
+    return [
+        standard(raw).decode(),
+        urlsafe(raw).decode().rstrip("="),
+        standard(b"user:" + raw).decode(),
+        *(
+            encode(b"x" * offset + raw + b"tail").decode()
+            for offset in range(3)
+            for encode in (standard, urlsafe)
+        ),
+        urllib.parse.quote(secret, safe=""),
+        urllib.parse.quote_plus(secret),
+    ]
+
+
+def test_the_api_key_base64_or_url_encoded_is_hidden_in_output_and_trace(mcp_alpha, tmp_path):
+    forms = encoded_secret_forms(ODD_SECRET)
+    trace = tmp_path / "trace.jsonl"
+    arguments = json.dumps({"text": " | ".join(forms)})
+    result = fleet_tui(
+        *["call", "--mcp", mcp_alpha.url, "echo", "--args", arguments, "--json"],
+        *["--trace", str(trace)],
+        env={"FLEET_API_KEY": ODD_SECRET},
+    )
+
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout)["structured"]["result"].split(" | ")
+    assert len(shown) == len(forms) and all("[redacted]" in part for part in shown)
+    for form in forms:
+        assert form not in result.stdout and form not in trace.read_text()
 
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
