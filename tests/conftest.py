@@ -6,6 +6,7 @@ pytest_plugins = [
     "tests.fixtures.asking_server",
     "tests.fixtures.catalog_server",
     "tests.fixtures.markup_server",
+    "tests.fixtures.long_names",
     "tests.fixtures.info_server",
     "tests.fixtures.oauth_server",
     "tests.fixtures.openenv_servers",

@@ -11,6 +11,7 @@ from fleet_tui.text import (
     encodable,
     hide_secret_values,
     pretty_json,
+    shortened,
     signed_formats,
     without_secrets,
 )
@@ -47,8 +48,15 @@ def print_json_line(data: Any) -> None:
     print(hide_secret_values(text), flush=True)
 
 
-def table(rows: list[list[str]], headers: list[str]) -> str:
-    """A plain left-aligned text table; the last column is not padded."""
+COLUMN_LIMIT = 64
+"""The widest a padded table column gets: a server's 100,000-character tool name would pad every
+row to its width. A longer cell is cut with "…"; `--json` gives it whole."""
+
+
+def table(rows: list[list[str]], headers: list[str], column_limit: int = COLUMN_LIMIT) -> str:
+    """A plain left-aligned text table; the last column is not padded, the others are at most
+    `column_limit` wide (longer cells cut with "…")."""
+    rows = [[shortened(cell, column_limit) for cell in row[:-1]] + row[-1:] for row in rows]
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers) - 1)]
     lines = []
     for row in [headers, *rows]:

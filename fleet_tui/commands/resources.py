@@ -12,6 +12,9 @@ from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line, visible
 
+URI_LIMIT = 120
+"""The URI column is wider than other tables' (a URI is what `read` takes); past it, `--json`."""
+
 
 def listing_arguments(parser: argparse.ArgumentParser) -> None:
     """The target and `--json` (shared with `prompts`)."""
@@ -46,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                 [visible(r.uri), visible(r.mime_type or ""), one_line(r.name, 30)]
                 for r in resources.items
             ]
-            out(table(rows, ["URI", "TYPE", "NAME"]))
+            out(table(rows, ["URI", "TYPE", "NAME"], column_limit=URI_LIMIT))
             out()
         if templates.items:
             rows = [

@@ -13,7 +13,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from fleet_tui.envs.catalog import Prompt, Resource, ResourceTemplate
-from fleet_tui.text import one_line, visible
+from fleet_tui.text import name_line, one_line, visible
 from fleet_tui.ui.keymap import bindings_for
 
 
@@ -21,7 +21,7 @@ def resource_prompt(resource: Resource, *, subscribed: bool, updated: bool, widt
     text = Text(no_wrap=True, overflow="ellipsis")
     if updated:
         text.append("* ", style="bold yellow")
-    text.append(visible(resource.title or resource.name or resource.uri), style="bold")
+    text.append(name_line(resource.title or resource.name or resource.uri, width), style="bold")
     if subscribed:
         text.append("  subscribed", style="green")
     if updated:
@@ -33,7 +33,7 @@ def resource_prompt(resource: Resource, *, subscribed: bool, updated: bool, widt
 
 def template_prompt(template: ResourceTemplate, width: int) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(visible(template.title or template.name or "template"), style="bold")
+    text.append(name_line(template.title or template.name or "template", width), style="bold")
     text.append("  template", style="cyan")
     text.append("\n")
     text.append(one_line(template.uri_template, width), style="dim")
@@ -42,7 +42,7 @@ def template_prompt(template: ResourceTemplate, width: int) -> Text:
 
 def prompt_prompt(prompt: Prompt, width: int) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(visible(prompt.title or prompt.name), style="bold")
+    text.append(name_line(prompt.title or prompt.name, width), style="bold")
     names = " ".join(visible(a.name) + ("*" if a.required else "") for a in prompt.arguments)
     if names:
         text.append(f"  {one_line(names, width)}", style="cyan")

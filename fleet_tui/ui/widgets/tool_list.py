@@ -14,12 +14,16 @@ from textual.widgets import Input, Static
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.envs.tool_hints import tool_mark
-from fleet_tui.text import one_line, visible
+from fleet_tui.text import one_line, shortened, visible
 from fleet_tui.ui.fuzzy import FuzzyRanker
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.filter_input import FilterInput
 from fleet_tui.ui.widgets.no_match import NoMatch
 from fleet_tui.ui.widgets.tool_rows import ToolRows
+
+NAME_LIMIT = 120
+"""The most of a tool's name a row holds (the row cuts it to its width anyway): a name of
+100,000 characters is not styled and measured on every redraw. The form shows it whole."""
 
 
 def endpoint_labels(urls: list[str]) -> dict[str, str]:
@@ -54,7 +58,8 @@ def tool_row_height(tool: Tool) -> int:
 
 def tool_prompt(tool: Tool, offsets: list[int], endpoint: str, width: int = 34) -> Text:
     """The tool's row: its name (matched letters underlined), endpoint, and a second line."""
-    name = Text(visible(tool.name), style="bold", no_wrap=True, overflow="ellipsis")
+    shown = shortened(visible(tool.name), NAME_LIMIT)
+    name = Text(shown, style="bold", no_wrap=True, overflow="ellipsis")
     for offset in offsets:
         if offset < len(name):
             name.stylize("underline", offset, offset + 1)

@@ -20,11 +20,15 @@ from fleet_tui.envs.base import Tool
 from fleet_tui.envs.tool_hints import header_line
 from fleet_tui.forms import FieldError, build_form
 from fleet_tui.forms.typed_values import parse_json
-from fleet_tui.text import clean, name_line, one_line, pretty_json
+from fleet_tui.text import clean, name_line, one_line, pretty_json, visible
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.tool_description import ToolDescription
 from fleet_tui.ui.widgets.tool_form import ToolForm, error_line
+
+TITLE_LIMIT = 60
+"""The most of a tool's name the panel's title shows; a longer name is given whole at the top
+of the description (f5 shows all of it)."""
 
 
 class RawJsonForm(Vertical):
@@ -121,13 +125,15 @@ class ToolPanel(Vertical):
     async def show_tool(self, tool: Tool, arguments: dict[str, Any] | None = None) -> None:
         """Show `tool`'s form, filled with `arguments` when given."""
         self.tool = tool
-        self.border_title = Text(name_line(tool.name, 60))
+        self.border_title = Text(name_line(tool.name, TITLE_LIMIT))
         self.border_subtitle = ""
         description = clean(tool.description or tool.title or "").strip() or "(no description)"
         if tool.broken is not None:
             description = f"Broken, cannot be called: {clean(tool.broken)}. {description}"
         elif (hints := header_line(tool)) is not None:
             description = f"{clean(hints)}\n{description}"
+        if len(shown_name := visible(tool.name)) > TITLE_LIMIT:
+            description = f"Name ({len(tool.name):,} characters): {shown_name}\n{description}"
         self.query_one(ToolDescription).show(description)
         holder = self.query_one("#form-holder", Vertical)
         await holder.remove_children()
