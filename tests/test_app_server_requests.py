@@ -70,6 +70,20 @@ async def test_accept_is_refused_while_the_form_breaks_the_schema(asking: Served
         assert json.loads(await result_of_last_call(pilot)) == {"action": "cancel", "data": None}
 
 
+async def test_an_elicitation_too_deep_for_the_sdk_gets_the_forms_budget_note(
+    asking: ServedMcp,
+) -> None:
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await start_call(pilot, "deep", {"levels": 100})
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen))
+        await pilot.pause()
+        assert "schema too complex to validate: nested deeper than 64" in screen_text(app)
+        await pilot.press("ctrl+d")
+        assert json.loads(await result_of_last_call(pilot)) == {"action": "decline"}
+
+
 @pytest.mark.parametrize(("key", "action"), [("ctrl+d", "decline"), ("escape", "cancel")])
 async def test_the_elicitation_is_declined_or_cancelled(
     asking: ServedMcp, key: str, action: str

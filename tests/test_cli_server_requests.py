@@ -32,6 +32,18 @@ def test_elicit_accepts_with_the_given_answer(asking: ServedMcp):
     }
 
 
+def test_an_elicitation_too_deep_for_the_sdk_is_answered_with_the_forms_budget_note(
+    asking: ServedMcp,
+):
+    result = fleet_tui("call", "--mcp", asking.url, "deep", "-a", "levels=100", "--elicit", "{}")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"action": "accept"}
+    assert (
+        "the server asks: Fill this in; accepted with --elicit, unchecked: "
+        "schema too complex to validate: nested deeper than 64 levels"
+    ) in result.stderr
+
+
 def test_an_elicit_answer_that_breaks_the_schema_is_a_plain_error(asking: ServedMcp):
     result = call(asking, "book", "--elicit", '{"name": "Ada", "guests": 40}')
     assert_one_line_error(result, 2, "--elicit does not match the schema the server asked for")

@@ -108,9 +108,13 @@ class HeadlessAnswers:
         if self.elicit is None:
             warn(f"{asked}; declined (--elicit JSON answers it)")
             return ElicitAnswer("decline")
+        from fleet_tui.forms.budget import complexity_note
         from fleet_tui.forms.typed_text import schema_errors
         from fleet_tui.forms.validation import error_line
 
+        if (note := complexity_note(request.schema)) is not None:
+            warn(f"{asked}; accepted with --elicit, unchecked: {note}")
+            return ElicitAnswer("accept", self.elicit)
         errors = schema_errors(request.schema, self.elicit)
         if errors:
             self.problems.append("; ".join(map(error_line, errors)))

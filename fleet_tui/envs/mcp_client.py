@@ -65,16 +65,19 @@ class ClientHandlers:
         return report
 
     def streams(self, url: str, read: Any, write: Any) -> tuple[Any, Any]:
-        """A transport's (read, write) streams, tapped for `on_message` when it has handlers."""
-        if not self.on_message:
-            return read, write
-        from fleet_tui.envs.stream_taps import TappedRead, TappedWrite
+        """A transport's (read, write) streams, tapped for `on_message` when it has handlers,
+        and answering the requests too deep for the SDK to read (envs/deep_requests.py)."""
+        from fleet_tui.envs.deep_requests import DeepRequests
 
-        def tap(direction: str, item: Any) -> None:
-            for handler in self.on_message:
-                handler(url, direction, item)
+        if self.on_message:
+            from fleet_tui.envs.stream_taps import TappedRead, TappedWrite
 
-        return TappedRead(read, tap), TappedWrite(write, tap)
+            def tap(direction: str, item: Any) -> None:
+                for handler in self.on_message:
+                    handler(url, direction, item)
+
+            read, write = TappedRead(read, tap), TappedWrite(write, tap)
+        return DeepRequests(read, write, url, self.elicit), write
 
     def http_tap(self, url: str) -> Callable[[Any], None] | None:
         """What the HTTP transport reports each exchange to (None: nobody listens)."""
