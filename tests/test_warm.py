@@ -209,6 +209,24 @@ def test_ctrl_c_on_a_forwarded_call_stops_it_in_the_daemon_too(mcp_beta, warm):
     assert served(warm) == before + 1
 
 
+def test_sigterm_on_a_forwarded_call_says_so_exits_143_and_stops_it_in_the_daemon(mcp_beta, warm):
+    warm("tools", "--mcp", mcp_beta.url, "--keep-warm", "60")
+    before = served(warm)
+    client = start_forwarded(warm, "call", "--mcp", mcp_beta.url, "slow_count", "-a", "seconds=600")
+    try:
+        time.sleep(0.5)  # the call is on its way to the server
+        client.send_signal(signal.SIGTERM)
+        _, stderr = client.communicate(timeout=60)
+    finally:
+        client.kill()
+    assert client.returncode == 143
+    assert stderr.strip().splitlines()[-1] == (
+        "fleet-tui: terminated (SIGTERM); the warm session stops the command"
+    )
+    assert warm("call", "--mcp", mcp_beta.url, "count").returncode == 0
+    assert served(warm) == before + 1
+
+
 def test_a_command_that_comes_while_the_daemon_is_busy_still_runs_on_its_own(mcp_beta, warm):
     warm("tools", "--mcp", mcp_beta.url, "--keep-warm", "60")
     before = served(warm)

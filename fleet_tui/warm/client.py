@@ -1,16 +1,21 @@
 """Forward `fleet-tui call|tools` to a warm-session daemon for the same target, when one
 listens: the command line, the directory and what stdout and stderr are go over its Unix
-socket; what the daemon writes comes back and is written here, in order, with its exit code.
-Stdlib only, so a forwarded command never loads the mcp SDK or pydantic."""
+socket; what the daemon writes comes back and is written here, in order, with its exit code
+(SIGTERM or SIGHUP meanwhile: said, and the command stopped). Stdlib only, so a forwarded
+command never loads the mcp SDK or pydantic."""
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Any, TextIO
 
 WARM_COMMANDS = ("call", "tools")
 CONNECT_TIMEOUT_S = 2.0
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""Said and answered with 128 + their number (143, 129), as the commands run here do; without
+a handler they ended the process with no word."""
 
 
 def forward(argv: list[str]) -> int | None:
@@ -50,10 +55,31 @@ def forward(argv: list[str]) -> int | None:
     if not first.get("accepted"):
         connection.close()
         return None
+    previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
     try:
         return relay(replies)
+    except Stopped as stop:  # closing the connection makes the daemon stop the command
+        name = signal.Signals(stop.number).name
+        print(
+            f"fleet-tui: terminated ({name}); the warm session stops the command", file=sys.stderr
+        )
+        return 128 + stop.number
     finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
         connection.close()
+
+
+class Stopped(Exception):
+    """A stop signal (SIGTERM, SIGHUP) arrived while the daemon ran the command."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _stop(number: int, _frame: object) -> None:
+    raise Stopped(number)
 
 
 def describe(stream: TextIO) -> dict[str, Any]:
