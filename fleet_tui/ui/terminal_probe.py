@@ -5,8 +5,13 @@ itself once it runs, so the probe must have ended by then (`wait`)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+import sys
 import threading
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 SHARED_MODULES = (
     "array", "base64", "fcntl", "logging", "random", "select", "termios", "tty",
@@ -38,9 +43,45 @@ def wait() -> None:
 
 def _probe_terminal() -> None:
     try:
-        import textual_image.renderable  # noqa: F401  (its import asks the terminal)
-        from textual_image._terminal import get_cell_size
+        with _through_tmux():
+            import textual_image.renderable  # noqa: F401  (its import asks the terminal)
+            from textual_image._terminal import get_cell_size
 
-        get_cell_size()
+            get_cell_size()
     except Exception:
         pass  # the import in the app's thread (`images.image_widget_class`) raises it again
+
+
+KITTY_GRAPHICS_START = "\x1b_G"
+
+
+@contextlib.contextmanager
+def _through_tmux() -> Iterator[None]:
+    """Inside tmux, send the probe's Kitty graphics query wrapped for tmux's passthrough: tmux
+    reads a bare one as a title (the pane was named `Gi=...;AAAA`). With `allow-passthrough`
+    on, the outer terminal gets the query; off (tmux's default), tmux drops it unseen."""
+    stdout = sys.__stdout__
+    if "TMUX" not in os.environ or stdout is None:
+        yield
+        return
+    sys.__stdout__ = _TmuxPassthrough(stdout)  # what textual-image writes its queries to
+    try:
+        yield
+    finally:
+        sys.__stdout__ = stdout
+
+
+class _TmuxPassthrough:
+    """A stream that wraps each Kitty graphics sequence written to it in tmux's passthrough
+    (`ESC P tmux; ... ESC \\`, each ESC doubled) and passes all else on unchanged."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        if text.startswith(KITTY_GRAPHICS_START):
+            text = "\x1bPtmux;" + text.replace("\x1b", "\x1b\x1b") + "\x1b\\"
+        return self._inner.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
