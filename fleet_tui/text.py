@@ -307,7 +307,8 @@ def _describe_leaf(error: BaseException) -> str:
         return error.message
     status = http_status(error)
     if status is not None:
-        return f"HTTP {status} from {error.response.url}"
+        response: Any = getattr(error, "response", None)  # an HTTP status error's
+        return f"HTTP {status} from {response.url}"
     if isinstance(error, TimeoutError):
         return str(error) or "timed out"
     name = type(error).__name__

@@ -64,11 +64,12 @@ def _through_tmux() -> Iterator[None]:
     if "TMUX" not in os.environ or stdout is None:
         yield
         return
-    sys.__stdout__ = _TmuxPassthrough(stdout)  # what textual-image writes its queries to
+    # what textual-image writes its queries to (replaced for the probe's moment only)
+    sys.__stdout__ = _TmuxPassthrough(stdout)  # type: ignore[misc,assignment]
     try:
         yield
     finally:
-        sys.__stdout__ = stdout
+        sys.__stdout__ = stdout  # type: ignore[misc]
 
 
 class _TmuxPassthrough:
