@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -55,15 +56,18 @@ async def wait_idle(pilot: Pilot, timeout: float = 30.0) -> None:
     await pilot.pause()
 
 
-async def call(pilot: Pilot, tool: str, arguments: dict[str, Any] | None = None):
-    """Select `tool`, load `arguments` into its form, press ctrl+s; returns the history entry."""
+async def call(
+    pilot: Pilot, tool: str, arguments: dict[str, Any] | None = None, timeout: float = 30.0
+):
+    """Select `tool`, load `arguments` into its form, press ctrl+s; returns the history entry
+    once the call ended (within `timeout` seconds)."""
     app = pilot.app
     await app.show_tool(tool, arguments or {})
     await pilot.pause()
     count = len(app.controller.records)
     await pilot.press("ctrl+s")
     await wait_for(pilot, lambda: len(app.controller.records) > count)
-    await wait_idle(pilot)
+    await wait_idle(pilot, timeout)
     return app.controller.records[count]
 
 
@@ -73,6 +77,14 @@ def hold_cursors_still(app) -> None:
     for screen in app.screen_stack:
         for widget in screen.query("Input, TextArea"):
             widget.cursor_blink = False
+
+
+def resident_mb() -> float:
+    """This process's resident memory (VmRSS), in megabytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS in /proc/self/status")
 
 
 def screen_text(app) -> str:

@@ -23,6 +23,7 @@ from tests.app_driver import (
     call,
     local_target,
     rendered_text,
+    resident_mb,
     wait_connected,
     wait_for,
     wait_idle,
@@ -120,13 +121,6 @@ async def test_images_are_decoded_off_the_ui_thread(local_host, mcp_images, monk
 def live_pictures(size: tuple[int, int]) -> int:
     gc.collect()
     return sum(1 for o in gc.get_objects() if isinstance(o, PILImage.Image) and o.size == size)
-
-
-def resident_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS in /proc/self/status")
 
 
 async def test_twenty_huge_images_keep_memory_flat(mcp_images):

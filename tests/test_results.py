@@ -17,6 +17,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
+from fleet_tui.envs.block_merge import MAX_BLOCKS, merged_count
 from fleet_tui.envs.results import content_block_from_mcp, tool_result_from_mcp
 
 PNG = b"\x89PNG\r\n\x1a\nfake-png-bytes"
@@ -222,3 +223,21 @@ def test_binary_blocks_round_trip_through_json():
 def test_json_bytes_that_are_not_base64_are_rejected():
     with pytest.raises(ValidationError, match="not base64"):
         ImageBlock.model_validate_json('{"data": "not base64!"}')
+
+
+def test_past_the_block_bound_adjacent_text_blocks_are_merged_between_other_blocks() -> None:
+    text = [{"type": "text", "text": f"t{i}"} for i in range(MAX_BLOCKS)]
+    lone = {"type": "text", "text": "alone", "annotations": {"priority": 1}}
+    image = {"type": "image", "data": b64(PNG), "mimeType": "image/png"}
+    result = tool_result_from_mcp({"content": [*text, image, lone, image, *text]})
+    kinds = [block.type for block in result.blocks]
+    assert kinds == ["text", "image", "text", "image", "text"]
+    assert result.blocks[0].text == "\n".join(f"t{i}" for i in range(MAX_BLOCKS))
+    assert result.blocks[2] == TextBlock(text="alone", annotations={"priority": 1})
+    assert merged_count(result.raw) == 2 * (MAX_BLOCKS - 1)
+
+
+def test_up_to_the_block_bound_nothing_is_merged() -> None:
+    text = [{"type": "text", "text": f"t{i}"} for i in range(MAX_BLOCKS)]
+    result = tool_result_from_mcp({"content": text})
+    assert len(result.blocks) == MAX_BLOCKS and merged_count(result.raw) == 0

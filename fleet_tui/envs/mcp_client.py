@@ -65,18 +65,20 @@ class ClientHandlers:
         return report
 
     def streams(self, url: str, read: Any, write: Any) -> tuple[Any, Any]:
-        """A transport's (read, write) streams, tapped for `on_message` when it has handlers,
-        and answering the requests too deep for the SDK to read (envs/deep_requests.py)."""
+        """A transport's (read, write) streams, tapped for `on_message`; a received result of
+        very many content blocks has its text blocks merged first (envs/block_merge.py), and
+        the requests too deep for the SDK to read are answered (envs/deep_requests.py)."""
+        from fleet_tui.envs.block_merge import merge_reply_blocks
         from fleet_tui.envs.deep_requests import DeepRequests
+        from fleet_tui.envs.stream_taps import TappedRead, TappedWrite
 
-        if self.on_message:
-            from fleet_tui.envs.stream_taps import TappedRead, TappedWrite
+        def tap(direction: str, item: Any) -> None:
+            if direction == "in":
+                merge_reply_blocks(item)
+            for handler in self.on_message:
+                handler(url, direction, item)
 
-            def tap(direction: str, item: Any) -> None:
-                for handler in self.on_message:
-                    handler(url, direction, item)
-
-            read, write = TappedRead(read, tap), TappedWrite(write, tap)
+        read, write = TappedRead(read, tap), TappedWrite(write, tap)
         return DeepRequests(read, write, url, self.elicit), write
 
     def http_tap(self, url: str) -> Callable[[Any], None] | None:

@@ -25,6 +25,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
+from fleet_tui.envs.block_merge import merge_text_runs
 from fleet_tui.envs.result_screen import set_aside
 
 BROKEN_TOOL_KEY = "fleet-tui/broken"
@@ -35,6 +36,7 @@ stand-in that replaces a tool the mcp SDK would reject)."""
 def tool_result_from_mcp(obj: Any, *, endpoint: str = "", latency_s: float = 0.0) -> ToolResult:
     """A ToolResult from a CallToolResult object or its dict form (either casing)."""
     screened = to_wire_dict(obj)
+    merge_text_runs(screened)
     raw, problems = set_aside(screened)
     content = screened.get("content") or []
     return ToolResult(

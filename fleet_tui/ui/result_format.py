@@ -23,6 +23,7 @@ from fleet_tui.envs.base import (
     ToolResult,
     UnknownBlock,
 )
+from fleet_tui.envs.block_merge import MAX_BLOCKS, block_kinds, merged_count
 from fleet_tui.envs.tool_hints import annotation_note
 from fleet_tui.forms.budget import output_note
 from fleet_tui.forms.validation import output_problems
@@ -224,7 +225,7 @@ def timing_rows(result: ToolResult) -> list[tuple[str, str]]:
         ("Latency", f"{result.latency_s * 1000:.0f} ms"),
         ("Endpoint", clean(result.endpoint) or "-"),
         ("Size", human_bytes(result.size_bytes) if result.size_bytes else "-"),
-        ("Blocks", ", ".join(b.type for b in result.blocks) or "none"),
+        ("Blocks", block_kinds(result.blocks)),
         (
             "Status",
             f"error ({clean(result.error_kind)})"
@@ -243,7 +244,10 @@ def timing_rows(result: ToolResult) -> list[tuple[str, str]]:
 
 def plan_result(result: ToolResult, tool: Tool | None = None, title: str = "") -> ResultPlan:
     """Everything the result view needs, computed off the message loop."""
-    parts = [part for block in result.blocks for part in block_parts(block)]
+    parts = [part for block in result.blocks[:MAX_BLOCKS] for part in block_parts(block)]
+    merged, left_out = merged_count(result.raw), max(0, len(result.blocks) - MAX_BLOCKS)
+    if merged or left_out:
+        parts.insert(0, NotePart(merge_note(merged, left_out)))
     if not parts:
         parts = [NotePart("The result has no content blocks.")]
     parts += [NotePart(f"The server broke the protocol: {problem}") for problem in result.problems]
@@ -255,6 +259,14 @@ def plan_result(result: ToolResult, tool: Tool | None = None, title: str = "") -
         is_error=result.is_error,
         title=title,
     )
+
+
+def merge_note(merged: int, left_out: int) -> str:
+    """What the Rendered tab says when it does not show a result's blocks one by one."""
+    notes = [f"{merged:,} blocks merged into the text block before them"] if merged else []
+    if left_out:
+        notes.append(f"{left_out:,} more blocks not shown (the Raw tab has them)")
+    return "; ".join(notes) + "."
 
 
 def plan_message(message: str, *, is_error: bool, title: str = "") -> ResultPlan:
