@@ -121,9 +121,9 @@ class SessionController:
         if not isinstance(event, ToolProgress):
             self._emit(event)
             return
-        running = [r for r in self.records if r.tool == event.tool and r.is_running]
-        if running:
-            self._emit(CallProgress(running[-1], event.progress, event.total, event.message))
+        running = (r for r in reversed(self.records) if r.tool == event.tool and r.is_running)
+        if (record := next(running, None)) is not None:
+            self._emit(CallProgress(record, event.progress, event.total, event.message))
 
     # -- what the session has ----------------------------------------------------------------------
 

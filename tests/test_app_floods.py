@@ -1,13 +1,19 @@
 """The app under floods from a real MCP server (tests/fixtures/flood_server.py, a child process
-over stdio, so the memory measured here is the app's): a reply of very many content blocks."""
+over stdio, so the memory measured here is the app's): a reply of very many content blocks,
+100,000 log messages, a storm of progress reports.
+
+How fast the app takes a flood next to a headless session is in bench/bench_floods.py."""
 
 from __future__ import annotations
 
 import sys
 
+from textual.widgets import ProgressBar, Static
+
 from fleet_tui.envs.block_merge import MAX_BLOCKS
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.server_log import MAX_ENTRIES, ServerLogPane
 from tests.app_driver import (
     SIZE,
     call,
@@ -15,6 +21,7 @@ from tests.app_driver import (
     resident_mb,
     wait_connected,
     wait_for,
+    wait_idle,
 )
 
 FLOOD = McpTarget(stdio=[f"{sys.executable} -m tests.fixtures.flood_server"])
@@ -44,3 +51,40 @@ async def test_a_reply_of_few_blocks_keeps_each_block() -> None:
         record = await call(pilot, "blocks", {"count": MAX_BLOCKS})
         assert [b.text for b in record.result.blocks] == [f"b{i}" for i in range(MAX_BLOCKS)]
         assert "merged" not in rendered_text(app)
+
+
+async def test_100k_log_messages_are_all_counted_and_keys_work_during_the_flood() -> None:
+    app = FleetTuiApp(FLOOD)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        pane = app.query_one(ServerLogPane)
+        app.start_call("chatter", {"count": 100_000})
+        await wait_for(pilot, lambda: pane.received > 1000)
+        await pilot.press("f9")  # the Log pane, while messages pour in
+        await wait_for(pilot, lambda: app.query_one("#sidebar").active == "pane-log", 10)
+        assert app.call_running
+        await wait_for(pilot, lambda: pane.received == 100_000, 600)
+        await wait_idle(pilot)
+        assert app.controller.records[-1].status == "ok"
+        await wait_for(pilot, lambda: len(pane.entries) == MAX_ENTRIES)
+        assert pane.entries[-1].data == "line 99999"
+        count = str(app.query_one("#log-count", Static).content)
+        assert count == (
+            f"{MAX_ENTRIES}/{MAX_ENTRIES} messages from debug up "
+            "(of 100,000 received; the older ones are dropped)"
+        )
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: app.return_code is not None, 30)
+    assert app.return_code == 0
+
+
+async def test_a_storm_of_progress_reports_ends_with_the_last_one_shown() -> None:
+    app = FleetTuiApp(FLOOD)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        app.start_call("progress", {"count": 20_000})
+        bar = app.query_one("#call-progress-bar", ProgressBar)
+        await wait_for(pilot, lambda: bar.progress > 0)
+        await wait_idle(pilot, 300)
+        assert app.controller.records[-1].status == "ok"
+        assert not app.query_one("#call-progress").display  # the call ended: no bar left

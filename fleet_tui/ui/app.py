@@ -130,6 +130,9 @@ class FleetTuiApp(
         address)."""
         self.closers: list[Callable[[], Awaitable[None]]] = []
         """Run on quit, before the env is closed (the MCP proxy stops there)."""
+        self.server_log_pane = ServerLogPane(id="server-log")
+        self.protocol_pane = ProtocolPane(lambda: self.controller.traffic, id="protocol")
+        """Kept here, not looked up per message: a server may send thousands a second."""
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -145,9 +148,9 @@ class FleetTuiApp(
                 with TabPane("Hist", id="pane-history"):
                     yield HistoryTable(id="history")
                 with TabPane("Log", id="pane-log"):
-                    yield ServerLogPane(id="server-log")
+                    yield self.server_log_pane
                 with TabPane("Proto", id="pane-protocol"):
-                    yield ProtocolPane(lambda: self.controller.traffic, id="protocol")
+                    yield self.protocol_pane
             with Vertical(id="work"):
                 yield ToolPanel(id="tool-panel")
                 yield ResultView(id="result")
@@ -262,12 +265,10 @@ class FleetTuiApp(
                     self.tool_panel.set_state(f"{record.status}{message}")
                 self.call_finished.publish(record)
                 self.refresh_status()
-            case Traffic():  # (`query`: after the app ended, the panes are gone)
-                for protocol in self.query(ProtocolPane):
-                    protocol.mark_stale()
+            case Traffic():
+                self.protocol_pane.mark_stale()
             case ServerLog():
-                for log in self.query(ServerLogPane):
-                    log.add(event)
+                self.server_log_pane.add(event)
             case ListChanged(kind="tools"):
                 self.run_worker(self.refresh_tools(), group="tool-refresh", exclusive=True)
             case ListChanged(kind=kind):

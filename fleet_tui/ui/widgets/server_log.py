@@ -2,7 +2,8 @@
 
 Choosing a level shows the messages from that level up and posts `ServerLogPane.LevelChosen`,
 on which the app asks the servers (logging/setLevel) to send only those. The pane keeps the
-latest MAX_ENTRIES messages.
+latest MAX_ENTRIES messages, and counts the older ones. Messages are added once a frame, in
+batches (a server may send thousands a second).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.widgets import RichLog, Select, Static
 
 from fleet_tui.envs.server_events import LEVELS, ServerLog, level_rank
 from fleet_tui.text import clean, shortened
+from fleet_tui.ui.frame_batch import FrameBatch
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.tool_list import endpoint_labels
 
@@ -69,7 +71,11 @@ class ServerLogPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.entries: deque[ServerLog] = deque(maxlen=MAX_ENTRIES)
+        self.received = 0
+        """Messages received, including those no longer kept."""
         self.level = "debug"
+        self._arriving = FrameBatch(self, self._add_batch, MAX_ENTRIES)
+        self._endpoints: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Select(
@@ -82,9 +88,14 @@ class ServerLogPane(Vertical):
         yield Static("No log messages yet.", id="log-count", markup=False)
 
     def add(self, entry: ServerLog) -> None:
-        self.entries.append(entry)
-        if self._passes(entry):
-            self.query_one(RichLog).write(log_line(entry, self._label(entry)))
+        """Show `entry` with the next batch (at the next frame)."""
+        self.received += 1
+        self._arriving.add(entry)
+
+    def _add_batch(self, batch: list[ServerLog]) -> None:
+        self.entries.extend(batch)
+        self._endpoints.update(entry.endpoint for entry in batch)
+        self._write([entry for entry in batch if self._passes(entry)])
         self._count()
 
     def shown(self) -> list[ServerLog]:
@@ -94,21 +105,24 @@ class ServerLogPane(Vertical):
     def _passes(self, entry: ServerLog) -> bool:
         return level_rank(entry.level) >= level_rank(self.level)
 
-    def _label(self, entry: ServerLog) -> str:
-        endpoints = sorted({e.endpoint for e in self.entries})
-        return endpoint_labels(endpoints)[entry.endpoint] if len(endpoints) > 1 else ""
+    def _write(self, entries: list[ServerLog]) -> None:
+        """Add `entries` to the lines shown, in one write (one render for the batch)."""
+        if not entries:
+            return
+        labels = endpoint_labels(sorted(self._endpoints)) if len(self._endpoints) > 1 else {}
+        lines = [log_line(entry, labels.get(entry.endpoint, "")) for entry in entries]
+        self.query_one(RichLog).write(Text("\n").join(lines))
 
     def _count(self) -> None:
-        shown = len(self.shown())
-        self.query_one("#log-count", Static).update(
-            f"{shown}/{len(self.entries)} messages from {self.level} up"
-        )
+        shown = sum(1 for entry in self.entries if self._passes(entry))
+        count = f"{shown}/{len(self.entries)} messages from {self.level} up"
+        if self.received > len(self.entries):
+            count += f" (of {self.received:,} received; the older ones are dropped)"
+        self.query_one("#log-count", Static).update(count, layout=False)  # one line, always
 
     def _rewrite(self) -> None:
-        lines = self.query_one(RichLog)
-        lines.clear()
-        for entry in self.shown():
-            lines.write(log_line(entry, self._label(entry)))
+        self.query_one(RichLog).clear()
+        self._write(self.shown())
         self._count()
 
     @on(Select.Changed, "#log-level")
@@ -125,6 +139,8 @@ class ServerLogPane(Vertical):
 
     def action_clear_log(self) -> None:
         self.entries.clear()
+        self._endpoints.clear()
+        self.received = 0
         self._rewrite()
 
     def focus_filter(self) -> None:

@@ -21,6 +21,7 @@ from fleet_tui.envs.tool_hints import header_line
 from fleet_tui.forms import FieldError, build_form
 from fleet_tui.forms.typed_values import parse_json
 from fleet_tui.text import clean, name_line, one_line, pretty_json, visible
+from fleet_tui.ui.frame_batch import FrameBatch
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.tool_description import ToolDescription
@@ -29,6 +30,9 @@ from fleet_tui.ui.widgets.tool_form import ToolForm, error_line
 TITLE_LIMIT = 60
 """The most of a tool's name the panel's title shows; a longer name is given whole at the top
 of the description (f5 shows all of it)."""
+
+Progress = tuple[float, float | None, str | None]
+"""A progress report: progress, total, message."""
 
 
 class RawJsonForm(Vertical):
@@ -110,6 +114,7 @@ class ToolPanel(Vertical):
         self.tool: Tool | None = None
         self.form: ToolForm | RawJsonForm | None = None
         self.border_title = "Tool"
+        self._progress: FrameBatch[Progress] = FrameBatch(self, self._show_latest_progress, 1)
 
     def compose(self) -> ComposeResult:
         yield ToolDescription("Pick a tool on the left.", id="tool-description")
@@ -188,13 +193,19 @@ class ToolPanel(Vertical):
         self.border_subtitle = "no longer offered by its server"
 
     def show_progress(self, progress: float, total: float | None, message: str | None) -> None:
-        """The server's progress report for the running call (no total: the bar pulses)."""
+        """The server's progress report for the running call (no total: the bar pulses),
+        shown at the next frame: a server may report thousands a second."""
+        self._progress.add((progress, total, message))
+
+    def _show_latest_progress(self, reports: list[Progress]) -> None:
+        progress, total, message = reports[-1]
         self.query_one("#call-progress").display = True
         self.query_one(ProgressBar).update(total=total, progress=progress)
         text = one_line(message or "", 200) or f"{progress:g}" + (f"/{total:g}" if total else "")
         self.query_one("#call-progress-message", Static).update(text)
 
     def hide_progress(self) -> None:
+        self._progress.clear()
         self.query_one("#call-progress").display = False
         self.query_one(ProgressBar).update(total=None, progress=0)
 
