@@ -1,18 +1,21 @@
 """The app under floods from a real MCP server (tests/fixtures/flood_server.py, a child process
 over stdio, so the memory measured here is the app's): a reply of very many content blocks,
-100,000 log messages, a storm of progress reports.
+100,000 log messages, a storm of progress reports, a thousand sampling requests at once.
 
 How fast the app takes a flood next to a headless session is in bench/bench_floods.py."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 from textual.widgets import ProgressBar, Static
 
 from fleet_tui.envs.block_merge import MAX_BLOCKS
+from fleet_tui.envs.request_line import MAX_OPEN, MAX_WAITING
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.screens.sampling_screen import SamplingScreen
 from fleet_tui.ui.widgets.server_log import MAX_ENTRIES, ServerLogPane
 from tests.app_driver import (
     SIZE,
@@ -88,3 +91,46 @@ async def test_a_storm_of_progress_reports_ends_with_the_last_one_shown() -> Non
         await wait_idle(pilot, 300)
         assert app.controller.records[-1].status == "ok"
         assert not app.query_one("#call-progress").display  # the call ended: no bar left
+
+
+def open_dialogs(app: FleetTuiApp) -> list[SamplingScreen]:
+    return [screen for screen in app.screen_stack if isinstance(screen, SamplingScreen)]
+
+
+async def test_a_thousand_sampling_requests_open_a_few_dialogs_and_refuse_past_the_line() -> None:
+    app = FleetTuiApp(FLOOD)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        app.start_call("ask", {"count": 1000})
+        refused_at_once = 1000 - MAX_OPEN - MAX_WAITING
+        await wait_for(pilot, lambda: app.server_requests.refused == refused_at_once, 60)
+        assert app.server_requests.waiting == MAX_WAITING
+        assert len(open_dialogs(app)) == MAX_OPEN
+        await pilot.pause()
+        box = app.screen.query_one(".ask-box")
+        assert box.border_subtitle == f"{MAX_WAITING} more server requests waiting"
+        await pilot.press("ctrl+d")  # keys still work: decline one, the next waiting one opens
+        await wait_for(pilot, lambda: app.server_requests.waiting == MAX_WAITING - 1)
+        assert len(open_dialogs(app)) == MAX_OPEN
+        while open_dialogs(app):
+            await pilot.press("ctrl+d")
+        record = await wait_for(
+            pilot, lambda: app.controller.records[-1].result and app.controller.records[-1]
+        )
+        outcome = json.loads(record.result.blocks[0].text)
+        assert outcome["answered"] == []
+        refused = [m for m in outcome["refused"] if "requests already wait" in m]
+        declined = [m for m in outcome["refused"] if "declined" in m]
+        assert len(refused) == refused_at_once
+        assert len(declined) == MAX_OPEN + MAX_WAITING
+
+
+async def test_quitting_during_a_sampling_flood_closes_the_app() -> None:
+    app = FleetTuiApp(FLOOD)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        app.start_call("ask", {"count": 1000})
+        await wait_for(pilot, lambda: app.server_requests.waiting == MAX_WAITING, 60)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: app.return_code is not None, 30)
+    assert app.return_code == 0

@@ -1,7 +1,9 @@
 """What servers ask the person, answered through dialogs: an elicitation opens a form, a
 sampling request a reply box, a sign-in (OAuth) shows the authorization URL until the browser
 comes back; the roots offered are the ones given (`--root`) or the current directory. The MCP
-session runs in the app's event loop, so a request waits for its dialog."""
+session runs in the app's event loop, so a request waits for its dialog. Elicitation and
+sampling wait in one `RequestLine`: a few dialogs at a time, the number waiting shown under
+them, the rest refused."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any, TypeVar
 
 from textual.screen import ModalScreen, Screen
 
+from fleet_tui.envs.request_line import RequestLine
 from fleet_tui.envs.server_requests import (
     ElicitAnswer,
     ElicitRequest,
@@ -30,6 +33,7 @@ class ServerDialogs(AppPart):
     def answer_servers(self, roots: list[str] | None = None) -> None:
         """Set the session's handlers to these dialogs and offer `roots` (default: ".")."""
         offered = list(roots or ["."])
+        self.server_requests = RequestLine(self._show_waiting)
         handlers = self.controller.client_handlers
         handlers.elicit = self.ask_elicitation
         handlers.sample = self.ask_sampling
@@ -37,10 +41,21 @@ class ServerDialogs(AppPart):
         handlers.sign_in = self.ask_sign_in
 
     async def ask_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
-        return await self._ask(ElicitationScreen(request), ElicitAnswer("cancel"))
+        unanswered = ElicitAnswer("cancel")
+        return await self.server_requests.ask(
+            lambda: self._ask(ElicitationScreen(request), unanswered)
+        )
 
     async def ask_sampling(self, request: SampleRequest) -> str | None:
-        return await self._ask(SamplingScreen(request), None)
+        return await self.server_requests.ask(lambda: self._ask(SamplingScreen(request), None))
+
+    def _show_waiting(self, count: int) -> None:
+        """Say under each open server dialog how many more requests wait."""
+        waiting = f"{count:,} more server requests waiting" if count else ""
+        for screen in self.screen_stack:
+            if isinstance(screen, ElicitationScreen | SamplingScreen):
+                for box in screen.query(".ask-box"):
+                    box.border_subtitle = waiting
 
     async def ask_sign_in(self, request: SignInRequest) -> None:
         """Show where to sign in until the sign-in ends (this is cancelled then) or the person
@@ -57,6 +72,7 @@ class ServerDialogs(AppPart):
                 answer.set_result(result if result is not None else unanswered)
 
         await self.push_screen(screen, callback=answered)
+        self._show_waiting(self.server_requests.waiting)
         try:
             return await answer
         except asyncio.CancelledError:  # given up (cancelling this cancels `answer` too)
