@@ -92,7 +92,7 @@ class AgentWatch:
 
         def changed() -> None:
             if pane is not None and pane.is_mounted:
-                pane.show_gate()
+                pane.gate_changed()
             app.refresh_status()
 
         gate = Gate(on_change=changed, breakpoints=self.breakpoints)

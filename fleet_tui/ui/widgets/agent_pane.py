@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from fleet_tui.proxy.gate import Breakpoint, Gate, HeldCall
 from fleet_tui.text import name_line, one_line
+from fleet_tui.ui.frame_batch import FrameBatch
 from fleet_tui.ui.keymap import bindings_for
 
 HELD_HELP = "held calls: enter release · e edit · x refuse · t take over · c copy client config"
@@ -97,6 +98,7 @@ class AgentPane(Vertical):
         self.gate = gate
         self.address = address
         self.on_held = on_held
+        self._gate_changes: FrameBatch[None] = FrameBatch(self, lambda _: self.show_gate(), 1)
         """Does what a key on the held calls asks (release, edit, refuse, copy the config)."""
 
     def compose(self) -> ComposeResult:
@@ -113,8 +115,13 @@ class AgentPane(Vertical):
     def on_mount(self) -> None:
         self.show_gate()
 
+    def gate_changed(self) -> None:
+        """Show the gate at the next batch: an agent may send a thousand calls at once, and
+        listing every held call again for each one grew with their square."""
+        self._gate_changes.add(None)
+
     def show_gate(self) -> None:
-        """Show the gate as it is now (called whenever it changes)."""
+        """Show the gate as it is now."""
         gate = self.gate
         self.query_one("#agent-state", Static).update(gate_state(gate))
         points = ", ".join(str(b) for b in gate.breakpoints) or "none"
