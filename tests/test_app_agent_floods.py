@@ -31,6 +31,7 @@ async def test_f1_shows_help_at_once_with_a_thousand_held_agent_calls(two_server
             for i in range(CALLS_PER_AGENT)
         ]
         await wait_for(w.pilot, lambda: len(w.held) == len(calls), 300)
+        await w.pilot.press("ctrl+n")  # the Agent pane, its held calls focused
         await w.pilot.pause()
         started = time.monotonic()
         await w.pilot.press("f1")
