@@ -47,7 +47,8 @@ def merge_text_runs(result: dict[str, Any], limit: int = MAX_BLOCKS) -> None:
             merged.append(block)
     end_run()
     if len(merged) < len(content):
-        meta = result.get("_meta") if isinstance(result.get("_meta"), dict) else {}
+        given = result.get("_meta")
+        meta = given if isinstance(given, dict) else {}
         result["_meta"] = {**meta, MERGED_KEY: len(content) - len(merged)}
         result["content"] = merged
 

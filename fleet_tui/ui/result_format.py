@@ -142,7 +142,7 @@ def text_part(text: str) -> Part:
     return TextPart(Text(clean(text)))
 
 
-def human_bytes(size: int) -> str:
+def human_bytes(size: float) -> str:
     for unit in ("B", "KB", "MB"):
         if size < 1024 or unit == "MB":
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
