@@ -7,8 +7,13 @@ How fast the app takes a flood next to a headless session is in bench/bench_floo
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
 import sys
+import time
 
+import pytest
 from textual.widgets import ProgressBar, Static
 
 from fleet_tui.envs.block_merge import MAX_BLOCKS
@@ -26,8 +31,11 @@ from tests.app_driver import (
     wait_for,
     wait_idle,
 )
+from tests.cli_run import child_env
 
-FLOOD = McpTarget(stdio=[f"{sys.executable} -m tests.fixtures.flood_server"])
+FLOOD_SERVER = f"{sys.executable} -m tests.fixtures.flood_server"
+FLOOD = McpTarget(stdio=[FLOOD_SERVER])
+FLOOD_ARGS = ["--stdio", FLOOD_SERVER]
 
 
 async def test_a_reply_of_150k_text_blocks_is_merged_and_memory_stays_bounded() -> None:
@@ -134,3 +142,31 @@ async def test_quitting_during_a_sampling_flood_closes_the_app() -> None:
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: app.return_code is not None, 30)
     assert app.return_code == 0
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["sigterm", "sighup"]
+)
+def test_a_signal_during_a_sampling_flood_ends_the_app(tmp_path, sig, code) -> None:
+    """In a real terminal: dialogs open, a hundred more requests waiting, then SIGTERM or
+    SIGHUP ends the app (with its code) and the server with it."""
+    from tests.test_app_signals import Terminal, wait_until
+
+    command = [sys.executable, "-m", "fleet_tui", *FLOOD_ARGS, "--no-record"]
+    terminal = Terminal(tmp_path, child_env(), *command)
+    try:
+        wait_until(lambda: "4/4 tools" in terminal.screen(), "the app to list the tools")
+        for keys in (["-l", "ask"], ["Enter"], ["-l", "1000"], ["C-s"]):
+            terminal.tmux("send-keys", "-t", "app", *keys)
+            time.sleep(0.5)
+        waiting = f"{MAX_WAITING} more server requests waiting"
+        wait_until(lambda: waiting in terminal.screen(), "the flood's dialogs")
+        signalled = time.monotonic()
+        os.kill(terminal.pid, sig)
+        assert terminal.exit_code() == code, terminal.screen()
+        assert time.monotonic() - signalled < 20  # it took over 70 s, or kill -9
+    finally:
+        if not terminal.ended:
+            os.kill(terminal.pid, signal.SIGKILL)
+        terminal.close()
