@@ -16,7 +16,6 @@ virtualenv's Python, where fleet_tui's dependencies are not installed.
 from __future__ import annotations
 
 import hmac
-import json
 import secrets
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -146,6 +145,8 @@ class LoopbackGuard:
 async def refuse(send: Send, kind: str, refused: Rejection) -> None:
     """Answer with `refused`'s status and `{"detail": ...}` (`kind`: the ASGI message type's
     start, `http.response` or, refusing a WebSocket upgrade, `websocket.http.response`)."""
+    import json  # here: `fleet-tui --help` reads this module's token rule, and loads no json
+
     body = json.dumps({"detail": refused.detail}).encode()
     headers = [(b"content-type", JSON_TYPE), (b"content-length", str(len(body)).encode())]
     if refused.status == 401:
