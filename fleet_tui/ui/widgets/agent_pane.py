@@ -98,8 +98,8 @@ class AgentPane(Vertical):
         self.gate = gate
         self.address = address
         self.on_held = on_held
-        self._gate_changes: FrameBatch[None] = FrameBatch(self, lambda _: self.show_gate(), 1)
         """Does what a key on the held calls asks (release, edit, refuse, copy the config)."""
+        self._gate_changes: FrameBatch[None] = FrameBatch(self, lambda _: self.show_gate(), 1)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(self.address), id="agent-address")
