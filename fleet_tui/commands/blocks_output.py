@@ -18,14 +18,14 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.tool_hints import annotation_note
 from fleet_tui.media_files import BlockFiles
+from fleet_tui.observation_view import ShownImage, ShownJson, observation_view
 from fleet_tui.text import pretty_json
 
 
 def print_block(index: int, block: ContentBlock, files: BlockFiles) -> None:
     """One block: text (JSON pretty-printed), a file for binary content, then its annotations."""
     if isinstance(block, TextBlock):
-        parsed = block.parsed_json()
-        out(pretty_json(parsed) if parsed is not None else block.text)
+        print_text(index, block, files)
     elif isinstance(block, ImageBlock | AudioBlock):
         path = files.write(index, block.data, block.mime_type)
         out(f"[{block.type} {block.mime_type}, {len(block.data)} bytes] {path}")
@@ -42,6 +42,26 @@ def print_block(index: int, block: ContentBlock, files: BlockFiles) -> None:
     note = annotation_note(getattr(block, "annotations", None))
     if note is not None:
         out(f"  ({note})")
+
+
+def print_text(index: int, block: TextBlock, files: BlockFiles) -> None:
+    """Text as is; JSON whose fields have shapes field by field (observation_view.py: text and
+    grids printed, images written to files), other JSON pretty-printed."""
+    parsed = block.parsed_json()
+    shown = observation_view(parsed) if parsed is not None else None
+    if shown is None:
+        out(pretty_json(parsed) if parsed is not None else block.text)
+        return
+    for item in shown:
+        if item.label:
+            out(f"{item.label}:")
+        if isinstance(item, ShownImage):
+            path = files.write(index, item.data, item.mime_type)
+            out(f"[image {item.mime_type}, {len(item.data)} bytes] {path}")
+        elif isinstance(item, ShownJson):
+            out(pretty_json(item.value))
+        else:
+            out(item.text)
 
 
 def block_json(index: int, block: ContentBlock, files: BlockFiles) -> dict[str, Any]:

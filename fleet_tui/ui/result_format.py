@@ -27,6 +27,7 @@ from fleet_tui.envs.block_merge import MAX_BLOCKS, block_kinds, merged_count
 from fleet_tui.envs.tool_hints import annotation_note
 from fleet_tui.forms.budget import output_note
 from fleet_tui.forms.validation import output_problems
+from fleet_tui.observation_view import Shown, ShownImage, ShownJson, observation_view
 from fleet_tui.text import clean, pretty_json
 from fleet_tui.ui.widgets.text_pager import PagerText
 
@@ -142,6 +143,28 @@ def text_part(text: str) -> Part:
     return TextPart(Text(clean(text)))
 
 
+def text_parts(text: str) -> list[Part]:
+    """A text block's parts: JSON whose fields have shapes (multi-line text, grids, images,
+    long arrays) shown field by field (observation_view.py), else as `text_part` shows it."""
+    value = TextBlock(text=text).parsed_json()
+    shown = observation_view(value) if value is not None else None
+    if shown is None:
+        return [text_part(text)]
+    return [part for item in shown for part in shown_parts(item)]
+
+
+def shown_parts(item: Shown) -> list[Part]:
+    """One field of an observation: its name, then its text, image or JSON."""
+    label = [TextPart(Text(clean(item.label), style="bold"))] if item.label else []
+    if isinstance(item, ShownImage):
+        return [*label, ImagePart(item.data, item.mime_type)]
+    if isinstance(item, ShownJson):
+        return [*label, json_part(item.value)]
+    if len(item.text) > RICH_TEXT_LIMIT:
+        return [*label, PagerPart(PagerText.build(item.text))]
+    return [*label, TextPart(Text(clean(item.text), no_wrap=True))]
+
+
 def human_bytes(size: float) -> str:
     for unit in ("B", "KB", "MB"):
         if size < 1024 or unit == "MB":
@@ -152,7 +175,7 @@ def human_bytes(size: float) -> str:
 
 def block_parts(block: Any) -> list[Part]:
     """What one content block shows: its part, then its annotations dimmed."""
-    parts = [block_part(block)]
+    parts = text_parts(block.text) if isinstance(block, TextBlock) else [block_part(block)]
     note = annotation_note(getattr(block, "annotations", None))
     if note is not None:
         parts.append(TextPart(Text(f"({clean(note)})", style="dim")))
