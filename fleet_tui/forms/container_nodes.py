@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from fleet_tui.forms.field_roles import side_fields_last
 from fleet_tui.forms.leaf_nodes import RawNode, ScalarNode
 from fleet_tui.forms.node import Node, Path
 from fleet_tui.forms.patterns import search_or_false
@@ -32,10 +33,12 @@ class ObjectNode(Node):
         super().__init__(*args, **kwargs)
         schema = self.schema if isinstance(self.schema, dict) else {}
         props = schema.get("properties")
-        self.property_schemas: dict[str, Any] = props if isinstance(props, dict) else {}
         required = schema.get("required")
         self.required_keys = (
             {k for k in required if isinstance(k, str)} if isinstance(required, list) else set()
+        )
+        self.property_schemas: dict[str, Any] = side_fields_last(
+            props if isinstance(props, dict) else {}, self.required_keys
         )
         self.is_root = is_root
         self.present = is_root

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fleet_tui.forms.field_roles import wants_multiline
 from fleet_tui.forms.node import Node
 from fleet_tui.forms.schema import json_equal
 from fleet_tui.forms.typed_values import parse_json, parse_number, typable
@@ -17,6 +18,10 @@ class ScalarNode(Node):
     def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
+        self.multiline = kind == "string" and wants_multiline(
+            self.key, self.schema, top_level=self.depth == 1
+        )
+        """Edited over several lines: newlines and tabs are then typable."""
         self._value: Any = None
 
     @property
@@ -31,7 +36,9 @@ class ScalarNode(Node):
         if super().accepts(value):
             return True
         if self.kind == "string":
-            return isinstance(value, str) and typable(value)
+            if not isinstance(value, str):
+                return False
+            return typable(value.replace("\n", "").replace("\t", "") if self.multiline else value)
         if self.kind == "boolean":
             return isinstance(value, bool)
         if isinstance(value, bool) or not isinstance(value, int | float):

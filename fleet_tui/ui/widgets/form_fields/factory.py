@@ -15,10 +15,12 @@ from fleet_tui.forms import (
     ScalarNode,
     UnionNode,
 )
+from fleet_tui.forms.field_roles import is_side_field
 from fleet_tui.ui.widgets.form_fields.base import FieldWidget
 from fleet_tui.ui.widgets.form_fields.choice import BooleanField, ConstField, EnumField, UnionField
 from fleet_tui.ui.widgets.form_fields.groups import ObjectField
 from fleet_tui.ui.widgets.form_fields.lists import ArrayField, MapField
+from fleet_tui.ui.widgets.form_fields.long_text import FoldedRawField, MultilineField
 from fleet_tui.ui.widgets.form_fields.text import RawField, TextField
 
 
@@ -39,7 +41,9 @@ def field_for(node: Node, *, bare: bool = False) -> FieldWidget[Any]:
     if isinstance(node, ScalarNode) and node.kind == "boolean":
         return BooleanField(node, bare=bare)
     if isinstance(node, ScalarNode):
-        return TextField(node, bare=bare)
+        return MultilineField(node, bare=bare) if node.multiline else TextField(node, bare=bare)
+    if isinstance(node, RawNode) and not bare and is_side_field(node.key, node.required):
+        return FoldedRawField(node)
     if isinstance(node, RawNode):
         return RawField(node, bare=bare)
     raise TypeError(f"no field edits a {type(node).__name__}")
