@@ -126,10 +126,17 @@ class ImageView(Widget):
 
         folder = getattr(self.app, "image_folder", None)
         prepared = await asyncio.to_thread(images.prepare, data, mime_type, folder)
+        if self._taken_down():
+            return
         widget, cells = self.query_one("#picture"), self._cells(prepared.size)
         if isinstance(widget, HalfcellPicture) and prepared.picture is not None and cells:
             await widget.prepare(prepared.picture, Size(*cells))  # drawn off the UI thread
-        self._draw(prepared)
+        if not self._taken_down():
+            self._draw(prepared)
+
+    def _taken_down(self) -> bool:
+        """The view's parts were removed while it decoded (a newer result replaced it)."""
+        return not self.query("#picture")
 
     def _draw(self, prepared: images.Prepared | None) -> None:
         self.prepared = prepared
