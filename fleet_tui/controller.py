@@ -335,13 +335,17 @@ class SessionController:
 
     # -- reset, tasks, verdicts --------------------------------------------------------------------
 
-    async def reset(self, seed: int | None) -> tuple[CallRecord, ResetResult | None]:
-        """Reset the env (a new episode); the outcome is None when the reset raised."""
+    async def reset(
+        self, seed: int | None, options: dict[str, Any] | None = None
+    ) -> tuple[CallRecord, ResetResult | None]:
+        """Reset the env (a new episode) with env keywords `options`, if any; the outcome is
+        None when the reset raised."""
         assert self.env is not None
-        record = self.add_record("<reset>", {} if seed is None else {"seed": seed})
+        asked = ({} if seed is None else {"seed": seed}) | ({"options": options} if options else {})
+        record = self.add_record("<reset>", asked)
         started = time.monotonic()
         try:
-            outcome = await self.env.reset(seed)
+            outcome = await self.env.reset(seed, options=options)
         except Exception as error:
             self._finish(record, CallStatus.FAILED, started, message=describe_error(error))
             return record, None

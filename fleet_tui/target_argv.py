@@ -69,6 +69,15 @@ TARGET_OPTIONS = (
         "with --openenv: the token `fleet-tui openenv serve` printed (default: "
         "$FLEET_TUI_OPENENV_TOKEN, else the one it keeps for its port on this machine)",
     ),
+    TargetOption(
+        "-o", "reset_pairs", "pairs", "KEY=VALUE",
+        "with --openenv: an env keyword for its resets (repeatable), e.g. -o "
+        "dataset_name=leg_counting; VALUE is read as JSON when it parses, else as a string",
+    ),
+    TargetOption(
+        "-O", "reset_json", "text", "JSON",
+        "with --openenv: env keywords for its resets as a JSON object (-o pairs win)",
+    ),
     TargetOption("--data-key", "data_key", "text", "KEY[:VERSION]", "data snapshot to seed from"),
     TargetOption("--region", "region", "text", None, "Fleet region"),
     TargetOption("--image-type", "image_type", "text", None, "instance image type"),
@@ -127,7 +136,9 @@ def target_fields(values: Mapping[str, Any]) -> dict[str, Any]:
         token = values["openenv_token"]
         if token is not None and not sendable_token(token):
             raise EnvError("--openenv-token: a token is visible ASCII characters without spaces")
-        return {"kind": "openenv", "url": values["openenv"], "task": task, "token": token}
+        options = reset_options(values["reset_json"], values["reset_pairs"])
+        return {"kind": "openenv", "url": values["openenv"], "task": task, "token": token,
+                "reset_options": options}  # fmt: skip
     if not (values["env_key"] or values["instance"]):
         headers = dict(header(item) for item in values["headers"])
         return {"kind": "mcp", "urls": list(values["mcp"]), "stdio": list(values["stdio"]),
@@ -188,7 +199,12 @@ def option_values(fields: Mapping[str, Any]) -> dict[str, Any]:
     kind = fields["kind"]
     if kind == "openenv":
         task = fields.get("task")
-        return {"openenv": fields["url"], "openenv_task": f"{task[0]}:{task[1]}" if task else None}
+        options = fields.get("reset_options")
+        return {
+            "openenv": fields["url"],
+            "openenv_task": f"{task[0]}:{task[1]}" if task else None,
+            "reset_json": _compact_json(options) if options else None,
+        }
     if kind == "mcp":
         headers = [f"{name}: {value}" for name, value in fields.get("headers", {}).items()]
         return {"mcp": fields["urls"], "stdio": fields["stdio"], "headers": headers}
@@ -251,6 +267,37 @@ def header(item: str) -> tuple[str, str]:
     return name, value
 
 
+def reset_options(json_text: str | None, pairs: list[str]) -> dict[str, Any]:
+    """`-O JSON` merged with the `-o KEY=VALUE` pairs (pairs win, each read as JSON when it
+    parses, else as a string, as `-a` reads a key no schema lists); EnvError on bad input."""
+    from fleet_tui.forms.typed_text import loose_json
+
+    options = json_object(json_text, "-O") if json_text is not None else {}
+    for pair in pairs:
+        key, value = key_value(pair, "-o")
+        options[key] = loose_json(value)
+    return options
+
+
+def json_object(text: str, option: str) -> dict[str, Any]:
+    """`text` as a JSON object; EnvError (exit 2) naming `option` when it is not one."""
+    from fleet_tui.forms.typed_values import parse_json
+
+    try:
+        value = parse_json(text)
+    except ValueError as error:
+        raise EnvError(f"{option} is not valid JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise EnvError(f"{option} must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _compact_json(value: Any) -> str:
+    import json  # here: `fleet-tui --help` loads this module and no json
+
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def parse_openenv_task(text: str | None) -> tuple[str, int] | None:
     """`SPLIT:INDEX` as (split, index); EnvError (exit 2) when it is not that."""
     if text is None:
@@ -276,6 +323,10 @@ def check_target_args(values: Mapping[str, Any]) -> None:
         raise EnvError("--header is sent to --mcp endpoints: add --mcp URL")
     if values["openenv_task"] and not values["openenv"]:
         raise EnvError("--openenv-task picks a task of an OpenEnv server: add --openenv URL")
+    if (values["reset_pairs"] or values["reset_json"]) and not values["openenv"]:
+        raise EnvError(
+            "-o and -O are env keywords for an OpenEnv server's reset: add --openenv URL"
+        )
     if values["openenv_token"] and not values["openenv"]:
         raise EnvError("--openenv-token is sent to an OpenEnv server: add --openenv URL")
     if values["local"] and values["base_url"]:

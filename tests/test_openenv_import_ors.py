@@ -167,7 +167,8 @@ def test_openenv_task_option_picks_the_task_of_every_reset(shapes_server, capsys
     assert "reward: 1.0  done: true" in captured.out
     assert main(["reset", *task, "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    assert "(seed 4, task 1 of split 'test')" in out and "What colour is the square?" in out
+    assert "(seed 4" in out and "task 1 of split 'test')" in out
+    assert "What colour is the square?" in out
     assert main(["call", "--openenv", url, "--openenv-task", "test:9", "describe"]) == 1
     assert "reset into task 9 of split 'test' failed" in capsys.readouterr().err
 

@@ -21,7 +21,6 @@ from fleet_tui.commands.client_options import (
     HeadlessAnswers,
     add_elicit_argument,
     add_root_argument,
-    json_object,
 )
 from fleet_tui.commands.output import err, out, print_json, warn
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
@@ -35,7 +34,7 @@ from fleet_tui.envs.base import (
     ToolResult,
 )
 from fleet_tui.media_files import BlockFiles
-from fleet_tui.target_argv import add_target_arguments, key_value
+from fleet_tui.target_argv import add_target_arguments, json_object, key_value
 from fleet_tui.text import pretty_json, visible
 
 INTERMIXED = True

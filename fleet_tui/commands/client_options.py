@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from fleet_tui.commands.output import warn
 from fleet_tui.commands.target_options import add_repeatable
 from fleet_tui.envs.errors import EnvError
+from fleet_tui.target_argv import json_object
 from fleet_tui.text import one_line
 
 if TYPE_CHECKING:  # loaded when a command runs, not for `--help`
@@ -45,19 +46,6 @@ def roots_from_args(args: argparse.Namespace) -> list[str]:
         if (problem := root_problem(root)) is not None:
             raise EnvError(f"--root {problem}")
     return roots
-
-
-def json_object(text: str, option: str) -> dict[str, Any]:
-    """`text` as a JSON object; EnvError (exit 2) naming `option` when it is not one."""
-    from fleet_tui.forms.typed_values import parse_json
-
-    try:
-        value = parse_json(text)
-    except ValueError as error:
-        raise EnvError(f"{option} is not valid JSON: {error}") from None
-    if not isinstance(value, dict):
-        raise EnvError(f"{option} must be a JSON object, got {type(value).__name__}")
-    return value
 
 
 def elicit_from_args(args: argparse.Namespace) -> dict[str, Any] | None:

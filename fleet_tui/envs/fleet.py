@@ -319,8 +319,12 @@ class FleetEnv:
     async def reconnect(self, progress: Progress | None = None) -> None:
         await self._connected_union().reconnect(progress)
 
-    async def reset(self, seed: int | None = None) -> ResetResult:
-        """Restore the instance's seed state through the manager API."""
+    async def reset(
+        self, seed: int | None = None, *, options: dict[str, Any] | None = None
+    ) -> ResetResult:
+        """Restore the instance's seed state through the manager API (it takes no keywords)."""
+        if options:
+            raise EnvError("a Fleet env's reset takes only a seed, no env keywords")
         sdk_env = self._connected_sdk_env()
         response = await self._sdk(sdk_env.reset(seed=seed), "reset")
         return ResetResult(success=response.success, message=response.message, seed=seed)

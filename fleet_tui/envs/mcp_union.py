@@ -402,7 +402,9 @@ class McpEnv:
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         return await self.union.call_tool(name, arguments)
 
-    async def reset(self, seed: int | None = None) -> ResetResult:
+    async def reset(
+        self, seed: int | None = None, *, options: dict[str, Any] | None = None
+    ) -> ResetResult:
         raise EnvError("plain MCP endpoints have no reset: use a Fleet env or an OpenEnv server")
 
     async def reconnect(self, progress: Progress | None = None) -> None:

@@ -82,6 +82,8 @@ class OpenEnvEnv:
         """The task every reset goes into unless told otherwise (the target's task)."""
         if self.task is None and target.task:
             self.task = target.task
+        self.reset_options = dict(target.reset_options)
+        """Env keywords every reset passes unless told otherwise (the target's)."""
         self._first_seed = seed
         self._timeout_s = timeout_s
         self._socket: ClientConnection | None = None
@@ -177,16 +179,19 @@ class OpenEnvEnv:
         split: str | None = None,
         index: int | None = None,
         episode_id: str | None = None,
+        options: dict[str, Any] | None = None,
     ) -> ResetResult:
         """Start a new episode in this session; task-aware servers take `split` and `index`
-        (default: the session's task, if it has one)."""
+        (default: the session's task, if it has one); `options` are env keywords, added to
+        the session's (`reset_options`)."""
         if (split is None) != (index is None):
             raise EnvError("give both a split and a task index, or neither")
         if split is None and self.task is not None:
             split, index = self.task
         seed = random.randrange(2**31) if seed is None else seed
         episode_id = episode_id or uuid.uuid4().hex
-        data: dict[str, Any] = {"seed": seed, "episode_id": episode_id}
+        keywords = self.reset_options | (options or {})
+        data: dict[str, Any] = keywords | {"seed": seed, "episode_id": episode_id}
         if split is not None:
             data |= {"split": split, "index": index}
         answer = await self._exchange({"type": "reset", "data": data})
@@ -197,7 +202,7 @@ class OpenEnvEnv:
         self.episode_id = episode_id
         self.done = False
         return ResetResult(
-            message=f"Reset: new episode {episode_id} (seed {seed}{where})",
+            message=f"Reset: new episode {episode_id} ({seed_note(seed, answer['data'])}{where})",
             seed=seed,
             result=tool_result_from_observation(answer["data"], endpoint=self.ws_url),
         )
@@ -379,6 +384,21 @@ def _enrich(listed: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[d
     """Add title and output schema from tools/list to the tools of the list_tools action."""
     by_name = {tool.get("name"): tool for tool in extra if isinstance(tool, Mapping)}
     return [{**by_name.get(tool.get("name"), {}), **tool} for tool in listed]
+
+
+def seed_note(seed: int, data: Mapping[str, Any]) -> str:
+    """`seed N` when the reset's observation reports that seed back, else `seed N sent, not
+    reported back`: many envs ignore seeds, and saying `seed N` would claim it was used."""
+    observation = data.get("observation")
+    observation = observation if isinstance(observation, Mapping) else {}
+    metadata = observation.get("metadata")
+    reported = [
+        observation.get("seed"),
+        metadata.get("seed") if isinstance(metadata, Mapping) else None,
+    ]
+    if seed in reported:
+        return f"seed {seed}"
+    return f"seed {seed} sent, not reported back"
 
 
 def _error_of(answer: Mapping[str, Any]) -> tuple[str, str]:

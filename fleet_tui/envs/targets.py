@@ -82,6 +82,8 @@ class OpenEnvTarget(BaseModel):
     url: str
     task: tuple[str, int] | None = None
     """(split, index): the task a session resets into, on servers with task routes."""
+    reset_options: dict[str, Any] = {}
+    """Env keywords every reset of the session passes (`dataset_name`, `start_cell`, ...)."""
     token: str | None = Field(default=None, exclude=True, repr=False)
     """The token the server asks for (`fleet-tui openenv serve` prints it); a secret, so never
     dumped. None: found as `envs.openenv_token.server_token` says, if the server needs one."""

@@ -8,6 +8,7 @@ last) that reads the text. What cannot be read is a `FieldError` worded as the f
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from fleet_tui.forms.container_nodes import UnionNode
@@ -123,3 +124,26 @@ def _read_union(node: UnionNode, text: str) -> Any:
         if branch.accepts(value):
             return value
     raise first_problem or Unreadable("matches none of its types")
+
+
+def keywords_from_text(text: str) -> dict[str, Any]:
+    """Keywords typed on one line: a JSON object, or `key=value` pairs separated by spaces
+    (quote a value that holds spaces), each value read as JSON when it parses, else as a
+    string. ValueError in plain words when the text is neither."""
+    text = text.strip()
+    if text.startswith("{"):
+        value = parse_json(text)
+        if not isinstance(value, dict):
+            raise ValueError('keywords in JSON are an object: {"key": value}')
+        return value
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise ValueError(f"cannot read the keywords: {error}") from None
+    keywords: dict[str, Any] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise ValueError(f"write each keyword as key=value, not {word!r}")
+        keywords[key] = loose_json(value)
+    return keywords

@@ -138,6 +138,8 @@ class ConnectEvent(_Event):
 class ResetEvent(_Event):
     event: Literal["reset"] = "reset"
     seed: int | None = None
+    options: dict[str, Any] | None = None
+    """The env keywords the reset passed (replay passes them again)."""
     success: bool = True
     message: str = ""
     result: RecordedResult | None = None

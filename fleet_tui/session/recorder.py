@@ -155,12 +155,19 @@ class SessionRecorder:
         )
         return self._write(event)
 
-    def reset(self, seed: int | None = None, result: ResetResult | None = None) -> int:
+    def reset(
+        self,
+        seed: int | None = None,
+        result: ResetResult | None = None,
+        *,
+        options: dict[str, Any] | None = None,
+    ) -> int:
         outcome = result or ResetResult()
         event = ResetEvent(
             seq=self._next(),
             at=_now(),
             seed=seed if seed is not None else outcome.seed,
+            options=options or None,
             success=outcome.success,
             message=outcome.message,
             result=self._stored_result(outcome.result) if outcome.result else None,

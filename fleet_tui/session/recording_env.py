@@ -44,9 +44,11 @@ class RecordingEnv:
         self.recorder.result(seq, result)
         return result
 
-    async def reset(self, seed: int | None = None) -> ResetResult:
-        result = await self.inner.reset(seed)
-        self.recorder.reset(seed, result)
+    async def reset(
+        self, seed: int | None = None, *, options: dict[str, Any] | None = None
+    ) -> ResetResult:
+        result = await self.inner.reset(seed, options=options)
+        self.recorder.reset(seed, result, options=options)
         return result
 
     async def list_tools(self, refresh: bool = False):

@@ -83,7 +83,7 @@ async def replay_session(
     ignore = list(ignore_keys)
     for event in session.events:
         if isinstance(event, ResetEvent):
-            await env.reset(event.seed)
+            await env.reset(event.seed, options=event.options)
             report.resets += 1
         elif isinstance(event, ReadEvent | PromptEvent):
             report.not_replayed += 1

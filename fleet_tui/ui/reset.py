@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import one_line
 from fleet_tui.ui.app_part import AppPart
-from fleet_tui.ui.screens.reset_screen import ResetScreen
+from fleet_tui.ui.screens.reset_screen import ResetAsked, ResetScreen
 
 
 class ResetActions(AppPart):
@@ -16,18 +18,19 @@ class ResetActions(AppPart):
             self.notify("Not connected.", severity="error")
             return
 
-        def chosen(answer: tuple[bool, int | None] | None) -> None:
-            if answer and answer[0]:
-                self.start_reset(answer[1])
+        def chosen(asked: ResetAsked | None) -> None:
+            if asked is not None:
+                self.start_reset(asked.seed, asked.options)
 
         self.push_screen(ResetScreen(), chosen)
 
-    def start_reset(self, seed: int | None = None) -> None:
-        """Reset the env in a worker (a new episode), then show what it said."""
-        self.run_worker(self._reset(seed), group="call", exit_on_error=False)
+    def start_reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Reset the env in a worker (a new episode, with env keywords `options`), then show
+        what it said."""
+        self.run_worker(self._reset(seed, options), group="call", exit_on_error=False)
 
-    async def _reset(self, seed: int | None) -> None:
-        record, outcome = await self.controller.reset(seed)
+    async def _reset(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        record, outcome = await self.controller.reset(seed, options)
         if outcome is None:
             self.notify(f"Reset failed: {record.message}", severity="error", markup=False)
             return
