@@ -18,7 +18,6 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.tool_hints import annotation_note
 from fleet_tui.media_files import BlockFiles
-from fleet_tui.observation_view import ShownImage, ShownJson, observation_view
 from fleet_tui.text import pretty_json
 
 
@@ -47,6 +46,8 @@ def print_block(index: int, block: ContentBlock, files: BlockFiles) -> None:
 def print_text(index: int, block: TextBlock, files: BlockFiles) -> None:
     """Text as is; JSON whose fields have shapes field by field (observation_view.py: text and
     grids printed, images written to files), other JSON pretty-printed."""
+    from fleet_tui.observation_view import ShownImage, ShownJson, observation_view
+
     parsed = block.parsed_json()
     shown = observation_view(parsed) if parsed is not None else None
     if shown is None:
