@@ -85,11 +85,14 @@ def fleet_tui(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_headless_reset_and_call_take_keywords(shapes_openenv_server):
+def test_headless_reset_and_call_take_keywords(shapes_openenv_server, tmp_path):
     url = shapes_openenv_server.base_url
-    done = fleet_tui("reset", "--openenv", url, "-O", '{"size": [3, 4]}', "-o", "start_cell=[2,3]")
+    shapes = ["-O", '{"size": [3, 4]}', "-o", "start_cell=[2,3]", "--save-media", str(tmp_path)]
+    done = fleet_tui("reset", "--openenv", url, *shapes)
     assert done.returncode == 0, done.stderr
-    assert '"board"' in done.stdout or "board" in done.stdout
+    assert "board:\n0 0 0 0\n0 0 0 0\n0 0 0 1" in done.stdout
+    assert "Start at row 2, column 3.\nYour move." in done.stdout
+    assert done.stdout.count(f"] {tmp_path}") == 2
     done = fleet_tui("reset", "--openenv", url, "-o", "size=[2,2]", "--json")
     assert json.loads(done.stdout)["result"]["structured"]["board"] == [[1, 0], [0, 0]]
     done = fleet_tui("call", "--openenv", url, "-o", "size=[2,3]", "step", "-a", "message=hi")

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 
+from fleet_tui.commands.blocks_output import add_media_option, print_block
 from fleet_tui.commands.output import err, out, print_json
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import Env
+from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
     parser.add_argument("--seed", type=int, metavar="N", help="seed for the reset")
+    add_media_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
 
 
@@ -27,8 +30,10 @@ def run(args: argparse.Namespace) -> int:
             print_json({"instance_id": env.info.instance_id, **result.model_dump(mode="json")})
         else:
             out(f"reset {'ok' if result.success else 'FAILED'}: {result.message}")
-            if result.result is not None and result.result.text():
-                out(result.result.text())
+            if result.result is not None:
+                files = BlockFiles(args.save_media, "reset")
+                for index, block in enumerate(result.result.blocks):
+                    print_block(index, block, files)
         if not result.success:
             err("fleet-tui: the reset failed")
             return 1
