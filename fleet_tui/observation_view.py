@@ -12,7 +12,9 @@ are unreadable (a PNG as 100 KB of base64, a 210x160x3 screen as one number per 
 - a long flat array of numbers is summarised (its length, min and max);
 - a long or multi-line string seen before in the same observation is named, not shown again.
 
-Scalars are `name: value` lines. The full value always stays in the raw JSON. Pure: no UI.
+Scalars are `name: value` lines; nested objects, and short lists of objects (chat messages),
+are walked with their paths as names (`messages[0].content`). The full value always stays in
+the raw JSON. Pure: no UI.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ REPEAT_MIN = 40
 first."""
 MAX_DEPTH = 3
 """Objects nested deeper are shown as JSON."""
+MAX_OBJECTS = 20
+"""A list of at most this many objects (chat messages, say) is shown object by object, so the
+text in them reads as text and repeats are named; a longer one is shown as JSON."""
 
 
 @dataclass
@@ -101,7 +106,7 @@ class _View:
         elif isinstance(value, str):
             self.string(label, value)
         elif isinstance(value, list):
-            self.array(label, value, siblings)
+            self.array(label, value, siblings, depth)
         else:
             self._lines.append(f"{label}: {json.dumps(value, ensure_ascii=False, default=str)}")
 
@@ -119,7 +124,7 @@ class _View:
             self._seen.setdefault(text, label)
             self._lines.append(f"{label}: {text}")
 
-    def array(self, label: str, value: list[Any], siblings: Mapping[str, Any]) -> None:
+    def array(self, label: str, value: list[Any], siblings: Mapping[str, Any], depth: int) -> None:
         name = label.rsplit(".", 1)[-1]
         image = pixels_image(value, siblings.get(f"{name}_shape"))
         if image is not None:
@@ -130,6 +135,9 @@ class _View:
             self.add(ShownText(label, summary(value)))
         elif all(not isinstance(item, Mapping | list) for item in value):
             self._lines.append(f"{label}: {json.dumps(value, ensure_ascii=False, default=str)}")
+        elif len(value) <= MAX_OBJECTS and depth < MAX_DEPTH and all(map(_is_object, value)):
+            for index, item in enumerate(value):
+                self.fields(item, f"{label}[{index}].", depth + 1)
         else:
             self.end_lines()
             self.parts.append(ShownJson(label, value))
@@ -264,6 +272,10 @@ def _flatten(value: list[Any]) -> list[Any] | None:
 
 
 _END = object()
+
+
+def _is_object(value: Any) -> bool:
+    return isinstance(value, Mapping) and bool(value)
 
 
 def _is_number(value: Any) -> bool:

@@ -119,7 +119,18 @@ def test_the_same_long_text_is_shown_once():
     assert "info.board: (the same text as board)" in texts[1].text
 
 
-def test_nested_objects_are_walked_and_lists_of_objects_stay_json():
-    shown = by_label(observation_view({"info": {"log": "a\nb"}, "moves": [{"from": 1}]}))
-    assert shown["info.log"] == ShownText("info.log", "a\nb")
-    assert shown["moves"] == ShownJson("moves", [{"from": 1}])
+def test_nested_objects_and_short_lists_of_objects_are_walked():
+    board = "+---+\n| X |\n+---+"
+    messages = [{"sender_id": 0, "content": board}, {"sender_id": -1, "content": "Your turn"}]
+    shown = observation_view({"info": {"log": "a\nb"}, "prompt": board, "messages": messages})
+    assert by_label(shown)["info.log"] == ShownText("info.log", "a\nb")
+    lines = "\n".join(part.text for part in shown if isinstance(part, ShownText) and not part.label)
+    assert "messages[0].content: (the same text as prompt)" in lines
+    assert "messages[1].content: Your turn" in lines
+
+
+def test_long_lists_of_objects_and_mixed_lists_stay_json():
+    many = [{"n": n} for n in range(21)]
+    shown = by_label(observation_view({"many": many, "mixed": [{"a": 1}, 2], "text": "a\nb"}))
+    assert shown["many"] == ShownJson("many", many)
+    assert shown["mixed"] == ShownJson("mixed", [{"a": 1}, 2])
