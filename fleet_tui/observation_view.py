@@ -38,6 +38,8 @@ MIN_BASE64_IMAGE = 64
 """Shorter strings are never taken for base64 images (no image file is that small)."""
 LONG_ARRAY = 64
 """Flat arrays of numbers longer than this are summarised."""
+LONG_LINE = 2_000
+"""A flat array whose JSON is longer than this is shown as JSON, not on one line."""
 GRID_MAX_COLUMNS = 64
 GRID_MAX_ROWS = 128
 """Larger 2-D arrays of numbers are drawn as images when they can be, else summarised."""
@@ -57,6 +59,8 @@ class ShownText:
 
     label: str
     text: str
+    grid: bool = False
+    """Drawn without wrapping, so its columns stay aligned."""
 
 
 @dataclass
@@ -130,11 +134,13 @@ class _View:
         if image is not None:
             self.add(ShownImage(label, image, "image/png"))
         elif (rows := grid_rows(value)) is not None:
-            self.add(ShownText(label, grid_text(rows)))
+            self.add(ShownText(label, grid_text(rows), grid=True))
         elif len(value) > LONG_ARRAY and all(map(_is_number, value)):
             self.add(ShownText(label, summary(value)))
-        elif all(not isinstance(item, Mapping | list) for item in value):
-            self._lines.append(f"{label}: {json.dumps(value, ensure_ascii=False, default=str)}")
+        elif all(not isinstance(item, Mapping | list) for item in value) and (
+            len(line := json.dumps(value, ensure_ascii=False, default=str)) <= LONG_LINE
+        ):
+            self._lines.append(f"{label}: {line}")
         elif len(value) <= MAX_OBJECTS and depth < MAX_DEPTH and all(map(_is_object, value)):
             for index, item in enumerate(value):
                 self.fields(item, f"{label}[{index}].", depth + 1)

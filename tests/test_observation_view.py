@@ -45,7 +45,7 @@ def test_scalars_are_name_value_lines_in_order():
 def test_a_2d_array_of_scalars_is_a_grid_with_aligned_columns():
     board = [[0, 1, -1], [10, 0, None]]
     shown = by_label(observation_view({"board": board}))
-    assert shown["board"].text == " 0 1 -1\n10 0  ."
+    assert shown["board"] == ShownText("board", " 0 1 -1\n10 0  .", grid=True)
 
 
 def test_a_6x7_board_takes_six_lines():
@@ -127,6 +127,12 @@ def test_nested_objects_and_short_lists_of_objects_are_walked():
     lines = "\n".join(part.text for part in shown if isinstance(part, ShownText) and not part.label)
     assert "messages[0].content: (the same text as prompt)" in lines
     assert "messages[1].content: Your turn" in lines
+
+
+def test_a_long_list_of_strings_is_json_not_one_endless_line():
+    words = [f"word{n}" for n in range(400)]
+    shown = by_label(observation_view({"words": words, "text": "a\nb"}))
+    assert shown["words"] == ShownJson("words", words)
 
 
 def test_long_lists_of_objects_and_mixed_lists_stay_json():

@@ -162,7 +162,7 @@ def shown_parts(item: Shown) -> list[Part]:
         return [*label, json_part(item.value)]
     if len(item.text) > RICH_TEXT_LIMIT:
         return [*label, PagerPart(PagerText.build(item.text))]
-    return [*label, TextPart(Text(clean(item.text), no_wrap=True))]
+    return [*label, TextPart(Text(clean(item.text), no_wrap=item.grid))]
 
 
 def human_bytes(size: float) -> str:
