@@ -107,6 +107,9 @@ class _View:
     def field(self, label: str, value: Any, siblings: Mapping[str, Any], depth: int = 0) -> None:
         if isinstance(value, Mapping) and value and depth < MAX_DEPTH:
             self.fields(value, f"{label}.", depth + 1)
+        elif isinstance(value, Mapping) and value:
+            self.end_lines()
+            self.parts.append(ShownJson(label, value))
         elif isinstance(value, str):
             self.string(label, value)
         elif isinstance(value, list):

@@ -135,6 +135,11 @@ def test_a_long_list_of_strings_is_json_not_one_endless_line():
     assert shown["words"] == ShownJson("words", words)
 
 
+def test_objects_nested_deeper_than_three_levels_are_json():
+    shown = by_label(observation_view({"a": {"b": {"c": {"d": {"e": 1}}}}, "text": "x\ny"}))
+    assert shown["a.b.c.d"] == ShownJson("a.b.c.d", {"e": 1})
+
+
 def test_long_lists_of_objects_and_mixed_lists_stay_json():
     many = [{"n": n} for n in range(21)]
     shown = by_label(observation_view({"many": many, "mixed": [{"a": 1}, 2], "text": "a\nb"}))
