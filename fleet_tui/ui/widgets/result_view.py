@@ -116,6 +116,9 @@ class ResultView(Vertical):
         super().__init__(id=id)
         self.plan: ResultPlan | None = None
         self.border_title = "Result"
+        self._showing = asyncio.Lock()
+        """One `show` at a time: two at once (a call's, and its history row's) would mount
+        both results."""
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="result-tabs"):
@@ -137,6 +140,10 @@ class ResultView(Vertical):
 
     async def show(self, plan: ResultPlan) -> None:
         """Replace the shown result with `plan` (mounting is all that happens here)."""
+        async with self._showing:
+            await self._show(plan)
+
+    async def _show(self, plan: ResultPlan) -> None:
         self.plan = plan
         self.set_class(plan.is_error, "-error")
         self.border_title = literal(plan.title or "Result")
