@@ -26,6 +26,7 @@ from fleet_tui.envs.base import (
     Verdict,
 )
 from fleet_tui.envs.capabilities import (
+    Episodic,
     HearsServer,
     Reconnectable,
     ResetsIntoTask,
@@ -167,8 +168,9 @@ class SessionController:
         """Connect (or reopen, see `start_connecting`) and list the tools. A cancelled connect
         closes what it created; a failed one leaves the session disconnected and raises."""
         env = unwrapped(self.env)
+        reopening = self.state == ConnectionState.RECONNECTING and isinstance(env, Reconnectable)
         try:
-            if self.state == ConnectionState.RECONNECTING and isinstance(env, Reconnectable):
+            if reopening:
                 await env.reconnect(self._progress)
             else:
                 if self.env is not None:
@@ -189,7 +191,33 @@ class SessionController:
         self.state = ConnectionState.CONNECTED
         self.connected_at = self.connected_at or time.monotonic()
         self.tools = tools
+        env = unwrapped(self.env)
+        if isinstance(env, Episodic):
+            self._start_episode(env)
+        elif not reopening:  # another env: its own counters (a reopened instance goes on)
+            self.episode = Episode()
         return tools
+
+    def _start_episode(self, env: Episodic) -> None:
+        """An episodic env's session opens with a reset (a reconnect too: a new session): a new
+        episode, opened by that reset's record (the app shows its observation). The record is
+        added finished, as a verdict's is: it was part of connecting, not a call."""
+        self.episode = Episode()
+        opening = env.last_reset
+        if opening is None:
+            return
+        record = CallRecord(
+            number=len(self.records) + 1,
+            tool="<reset>",
+            arguments=reset_arguments(opening),
+            status=CallStatus.OK if opening.success else CallStatus.FAILED,
+            result=opening.result,
+            message=opening.message,
+            latency_s=opening.latency_s,
+        )
+        self.records.append(record)
+        self.episode = Episode(opening=record, started_at=opening.at)
+        self._emit(CallAdded(record))
 
     async def refresh_tools(self) -> list[Tool]:
         """List the tools again (a server said they changed)."""
@@ -290,7 +318,8 @@ class SessionController:
             self._finish(record, CallStatus.FAILED, started, message=describe_error(error))
             return None
         record.result = result
-        self.episode.record(result.reward, result.done)  # before listeners hear of the call
+        if not result.rejected:  # before listeners hear of the call
+            self.episode.record(result.reward, result.done, record)
         self._finish(record, CallStatus.ERROR if result.is_error else CallStatus.OK, started)
         shown = result.images() and self.computer_use
         acted = record.tool == COMPUTER_TOOL and record.arguments.get("action") != "screenshot"
@@ -349,12 +378,17 @@ class SessionController:
         except Exception as error:
             self._finish(record, CallStatus.FAILED, started, message=describe_error(error))
             return record, None
+        record.arguments = reset_arguments(outcome)
+        self._finish_reset(record, outcome, started)
+        return record, outcome
+
+    def _finish_reset(self, record: CallRecord, outcome: ResetResult, started: float) -> None:
+        """A new episode opened by `outcome`, and its record finished."""
         record.result = outcome.result
-        self.episode = Episode()
+        self.episode = Episode(opening=record, started_at=outcome.at)
         message = outcome.message or ("Reset done." if outcome.success else "Reset failed.")
         status = CallStatus.OK if outcome.success else CallStatus.FAILED
         self._finish(record, status, started, message=message)
-        return record, outcome
 
     def switch_target(self, target: Target) -> None:
         """Aim at another target; the next `connect` closes the env we have and opens its."""
@@ -422,3 +456,9 @@ class SessionController:
         """Close what is still open and wait for closes under way: the session's last step."""
         await self.close_env()
         await asyncio.gather(*self.env_closes)
+
+
+def reset_arguments(outcome: ResetResult) -> dict[str, Any]:
+    """What a reset was asked: its seed (the one the env picked, if it did) and options."""
+    seed = {} if outcome.seed is None else {"seed": outcome.seed}
+    return {**seed, **outcome.options}

@@ -3,7 +3,7 @@ episode, and the typed events `controller.SessionController` sends its listeners
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -88,16 +88,33 @@ class CallRecord(BaseModel):
 
 @dataclass
 class Episode:
-    """Episode counters for envs that report rewards (OpenEnv)."""
+    """The current episode of an env that has them (OpenEnv): the reset that started it (its
+    seed, options, first observation and time), then each step the env took, with its reward
+    and done flag. A reset or a reconnect starts a new one; an action the env refused is no
+    step."""
 
+    opening: CallRecord | None = None
+    """The reset that started it: its seed and options (a task's split and index) in
+    `arguments`, its observation in `result` (None: the env made no reset we know of)."""
+    started_at: float | None = None
+    """When that reset answered (seconds since the epoch)."""
     steps: int = 0
     last_reward: float | None = None
     total_reward: float = 0.0
     done: bool = False
     seen: bool = False
+    """Whether any step reported a reward or done flag (the env has episodes)."""
+    history: list[CallRecord] = field(default_factory=list)
+    """The steps: each record's tool and arguments are the action, its result the
+    observation with reward and done."""
 
-    def record(self, reward: float | None, done: bool | None) -> None:
+    def record(
+        self, reward: float | None, done: bool | None, step: CallRecord | None = None
+    ) -> None:
+        """Count one step the env took (with its record, when there is one)."""
         self.steps += 1
+        if step is not None:
+            self.history.append(step)
         if reward is not None or done is not None:
             self.seen = True
         if reward is not None:

@@ -49,7 +49,8 @@ async def test_a_log_message_reaches_the_session_handlers(chatty: ServedMcp) -> 
     assert {url for url, _ in heard} == {chatty.url}
 
 
-def test_envs_that_speak_mcp_hear_servers() -> None:
+def test_every_env_kind_takes_the_sessions_handlers() -> None:
+    """MCP envs for what their servers send; an OpenEnv session for its frames' protocol log."""
     assert isinstance(make_env(McpTarget(urls=["http://127.0.0.1:1/mcp"])), HearsServer)
     assert isinstance(make_env(LocalTarget(env_key="tracker")), HearsServer)
-    assert not isinstance(make_env(OpenEnvTarget(url="http://127.0.0.1:1")), HearsServer)
+    assert isinstance(make_env(OpenEnvTarget(url="http://127.0.0.1:1")), HearsServer)

@@ -169,6 +169,8 @@ class BaseToolResult(BaseModel):
     reward: float | None = None
     done: bool | None = None
     """Episode reward and done flag, for environments that have episodes (OpenEnv)."""
+    rejected: bool = False
+    """The env refused the action itself (an invalid action): no step was taken."""
 
 
 class ToolResult(BaseToolResult):
@@ -203,8 +205,9 @@ class EndpointStatus(BaseModel):
     state: EndpointState = EndpointState.CONNECTING
     tool_count: int = 0
     error: str | None = None
-    transport: Literal["http", "sse", "stdio"] = "http"
-    """How it is reached: "sse" when an HTTP endpoint answered as an SSE endpoint."""
+    transport: Literal["http", "sse", "stdio", "websocket"] = "http"
+    """How it is reached: "sse" when an HTTP endpoint answered as an SSE endpoint,
+    "websocket" for an OpenEnv session."""
     output: list[str] = Field(default_factory=list)
     """The last lines a stdio server wrote on stderr."""
     server: ServerInfo | None = None
@@ -232,6 +235,11 @@ class ResetResult(BaseModel):
     seed: int | None = None
     result: ToolResult | None = None
     """For episodic envs, the first observation after reset."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    """What the reset was asked besides the seed (an OpenEnv task's split and index)."""
+    latency_s: float = 0.0
+    at: float | None = None
+    """When the reset answered (seconds since the epoch)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,7 +309,10 @@ class Env(Protocol):
     async def reset(
         self, seed: int | None = None, *, options: dict[str, Any] | None = None
     ) -> ResetResult:
-        """A new episode; `options` are env keywords (an OpenEnv env's reset arguments)."""
+        """Start again: what the env has to say about it. `options` are env keywords (an
+        OpenEnv env's reset arguments). An episodic env (OpenEnv) gives the episode's first
+        observation in `result`; a Fleet instance restores its seed state and gives the
+        manager's message; plain MCP endpoints have no reset and raise EnvError."""
         ...
 
     def endpoints(self) -> list[EndpointStatus]: ...

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from fleet_tui.envs.base import Env, EnvInfo, Progress, Task
+from fleet_tui.envs.base import Env, EnvInfo, Progress, ResetResult, Task
 
 if TYPE_CHECKING:
     import fleet
@@ -74,6 +74,18 @@ class ResetsIntoTask(Protocol):
 
 
 @runtime_checkable
+class Episodic(Protocol):
+    """Runs episodes in one session (OpenEnv): keeps the reset that started the current
+    episode (made on connect, or asked for) and tells the session's state."""
+
+    last_reset: ResetResult | None
+    stepped: bool
+    """Whether a step was taken since `last_reset` (else its observation is the current one)."""
+
+    async def state(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
 class FleetInstance(Protocol):
     """One instance on a Fleet host: its SDK client (`fleet`) once connected, for remote
     verifiers, and its id in `info.instance_id`."""
@@ -94,8 +106,9 @@ class Heartbeating(Protocol):
 
 @runtime_checkable
 class HearsServer(Protocol):
-    """Speaks MCP itself, so it can pass on what servers send besides replies (notifications,
-    sampling, elicitation, roots) to `ClientHandlers`."""
+    """Takes the session's `ClientHandlers` before it connects: an env that speaks MCP itself
+    passes on what servers send besides replies (notifications, sampling, elicitation, roots)
+    and its messages; an OpenEnv session shows its `/ws` frames to `on_message` only."""
 
     def listen(self, handlers: ClientHandlers) -> None: ...
 

@@ -7,7 +7,12 @@ from __future__ import annotations
 from fleet_tui.envs.base import EndpointStatus
 from fleet_tui.envs.server_info import capability_lines
 
-TRANSPORTS = {"http": "streamable HTTP", "sse": "SSE", "stdio": "stdio"}
+TRANSPORTS = {
+    "http": "streamable HTTP",
+    "sse": "SSE",
+    "stdio": "stdio",
+    "websocket": "WebSocket session",
+}
 
 
 def endpoint_rows(endpoint: EndpointStatus) -> list[tuple[str, str]]:

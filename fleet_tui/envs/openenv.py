@@ -7,9 +7,13 @@ with `call_tool` steps; a server without MCP tools gets one `step` tool that tak
 type. Every result carries the step's reward and done flag.
 
 No hidden resets: the env resets once when the session opens (announced with its seed) and
-afterwards only when asked. Once an episode is done, further calls are refused until a reset,
-unless the caller passes `after_done=True`. When the socket drops, the env says so plainly:
+afterwards only when asked; the latest reset, with its observation, stays in `last_reset`. Once
+an episode is done, further calls are refused until a reset, unless the caller passes
+`after_done=True`. An action the server refuses (a validation error) is no step: its result is
+`rejected`, with the server's details. When the socket drops, the env says so plainly:
 reconnecting (`reconnect()`) opens a new session and so starts a new episode.
+
+Every frame on the socket, both ways, goes to the protocol log of whoever `listen`s.
 
 A server that asks for a token (`fleet-tui openenv serve`'s) gets it on every request and on the
 WebSocket upgrade, as `Authorization: Bearer`: see `openenv_token.py` for where it comes from.
@@ -24,7 +28,7 @@ import random
 import time
 import uuid
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 import websockets
@@ -42,10 +46,19 @@ from fleet_tui.envs.base import (
     ToolResult,
 )
 from fleet_tui.envs.openenv_http import OpenEnvHttp, detail_of
-from fleet_tui.envs.openenv_results import tool_result_from_observation, tool_result_from_step
+from fleet_tui.envs.openenv_results import (
+    error_of,
+    rejected_result,
+    tool_result_from_observation,
+    tool_result_from_step,
+)
 from fleet_tui.envs.openenv_token import server_token
-from fleet_tui.envs.results import error_result, tool_from_mcp
+from fleet_tui.envs.results import tool_from_mcp
 from fleet_tui.envs.targets import OpenEnvTarget
+from fleet_tui.envs.traffic import WsFrame
+
+if TYPE_CHECKING:
+    from fleet_tui.envs.mcp_client import ClientHandlers
 
 EPISODE_ENDED = "the episode ended; reset to start a new one"
 STEP_TOOL = "step"
@@ -77,6 +90,10 @@ class OpenEnvEnv:
         self.http = OpenEnvHttp(self.base_url, token=token)
         self.episode_id: str | None = None
         self.done = False
+        self.last_reset: ResetResult | None = None
+        """The reset that started the current episode (on connect, or asked for)."""
+        self.stepped = False
+        """Whether the env took a step since `last_reset`."""
         self._reset_on_connect = reset_on_connect
         self.task: tuple[str, int] | None = (split, index) if split is not None else None
         """The task every reset goes into unless told otherwise (the target's task)."""
@@ -90,25 +107,33 @@ class OpenEnvEnv:
         self._lock = asyncio.Lock()
         self._tools: list[Tool] | None = None
         self._action_tool: Tool | None = None
-        self._status = EndpointStatus(url=self.ws_url)
+        self._status = EndpointStatus(url=self.ws_url, transport="websocket")
         self._warnings: list[str] = []
+        self._handlers: ClientHandlers | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
     async def connect(self, progress: Progress | None = None) -> None:
         """Open the session; reset once (saying so, with the seed) unless told not to."""
         say = progress or (lambda _line: None)
+        names = await self._task_environments_or_none()
+        if self.task is not None and not names:
+            split, index = self.task
+            raise EnvError(
+                f"task {split}:{index} cannot be reset into: {self.base_url} has no task routes "
+                "(it is not an env made by `openenv import`)",
+                exit_code=2,
+            )
+        self.info.env_key = names[0] if names else None
         say(f"Opening an OpenEnv session at {self.ws_url}…")
         await self._open_socket()
-        names = await self._task_environments_or_none()
-        self.info.env_key = names[0] if names else None
         if self._reset_on_connect:
             say((await self.reset(self._first_seed)).message)
 
     async def reconnect(self, progress: Progress | None = None) -> None:
         """Open a new session after the old one dropped: this starts a new episode."""
         await self._drop_socket()
-        self._status = EndpointStatus(url=self.ws_url)
+        self._status = EndpointStatus(url=self.ws_url, transport="websocket")
         self._first_seed = None
         self._tools = None  # the new session lists them again
         await self.connect(progress)
@@ -164,12 +189,12 @@ class OpenEnvEnv:
         answer, size = await self._exchange_sized({"type": "step", "data": action})
         latency = time.monotonic() - started
         if answer["type"] != "observation":
-            message, code = _error_of(answer)
-            return error_result(message, code, endpoint=self.ws_url, raw=answer)
+            return rejected_result(answer, endpoint=self.ws_url, latency_s=latency)
         convert = tool_result_from_observation if as_action else tool_result_from_step
         result = convert(answer["data"], endpoint=self.ws_url)
         result = result.model_copy(update={"latency_s": latency, "size_bytes": size})
         self.done = bool(result.done)
+        self.stepped = True
         return result
 
     async def reset(
@@ -194,21 +219,33 @@ class OpenEnvEnv:
         data: dict[str, Any] = keywords | {"seed": seed, "episode_id": episode_id}
         if split is not None:
             data |= {"split": split, "index": index}
-        answer = await self._exchange({"type": "reset", "data": data})
+        started = time.monotonic()
+        answer, size = await self._exchange_sized({"type": "reset", "data": data})
+        latency = time.monotonic() - started
         where = f", task {index} of split {split!r}" if split is not None else ""
         if answer["type"] != "observation":
             into = f" into task {index} of split {split!r}" if split is not None else ""
-            raise EnvError(f"reset{into} failed: {_error_of(answer)[0]}", exit_code=1)
+            raise EnvError(f"reset{into} failed: {error_of(answer)[0]}", exit_code=1)
         self.episode_id = episode_id
         self.done = False
-        return ResetResult(
+        self.stepped = False
+        observation = tool_result_from_observation(answer["data"], endpoint=self.ws_url)
+        self.last_reset = ResetResult(
             message=f"Reset: new episode {episode_id} ({seed_note(seed, answer['data'])}{where})",
             seed=seed,
-            result=tool_result_from_observation(answer["data"], endpoint=self.ws_url),
+            result=observation.model_copy(update={"latency_s": latency, "size_bytes": size}),
+            options={k: v for k, v in data.items() if k not in ("seed", "episode_id")},
+            latency_s=latency,
+            at=time.time(),
         )
+        return self.last_reset
 
     def endpoints(self) -> list[EndpointStatus]:
         return [self._status.model_copy()]
+
+    def listen(self, handlers: ClientHandlers) -> None:
+        """Show every frame of the session to `handlers.on_message` (the protocol log)."""
+        self._handlers = handlers
 
     def warnings(self) -> list[str]:
         return list(self._warnings)
@@ -219,7 +256,7 @@ class OpenEnvEnv:
         """The session's state (episode id, step count, and whatever the env adds)."""
         answer = await self._exchange({"type": "state"})
         if answer["type"] != "state":
-            raise EnvError(f"state failed: {_error_of(answer)[0]}")
+            raise EnvError(f"state failed: {error_of(answer)[0]}")
         return answer["data"]
 
     async def metadata(self) -> dict[str, Any]:
@@ -255,11 +292,25 @@ class OpenEnvEnv:
                 ping_timeout=120,
             )
         except (OSError, websockets.WebSocketException, TimeoutError) as error:
+            reason = _reason(error) + await self._why_refused(error)
             self._status.state = EndpointState.DOWN
-            self._status.error = _reason(error)
-            raise EnvError(f"cannot open a session at {self.ws_url}: {_reason(error)}") from error
+            self._status.error = reason
+            raise EnvError(f"cannot open a session at {self.ws_url}: {reason}") from error
         self._status.state = EndpointState.UP
         self._status.error = None
+
+    async def _why_refused(self, error: BaseException) -> str:
+        """For an upgrade refused without a word (Starlette's 403 for a path it does not
+        serve): what the server's `/openapi.json` says it serves instead, if it serves
+        `/step`; else ""."""
+        refused = isinstance(error, websockets.InvalidStatus) and not error.response.body
+        if not refused or "/step" not in (routes := await self.http.routes()):
+            return ""
+        return (
+            f"; the server has no /ws session route (its /openapi.json lists {', '.join(routes)}):"
+            " it serves only stateless HTTP, where each request builds a fresh env, so there is"
+            " no episode to drive"
+        )
 
     async def _drop_socket(self) -> None:
         socket, self._socket = self._socket, None
@@ -285,13 +336,18 @@ class OpenEnvEnv:
             if socket is None:
                 raise EnvError(self._status.error or "no session: connect first")
             try:
+                sent = json.dumps(message)
                 with contextlib.suppress(websockets.ConnectionClosed):
                     # A server that refuses the session says why, then closes: read that first.
-                    await socket.send(json.dumps(message))
+                    await socket.send(sent)
+                    self._tap("out", sent)
                 async with asyncio.timeout(self._timeout_s):
                     text = await socket.recv()
             except (websockets.ConnectionClosed, OSError, TimeoutError) as error:
                 await self._lose_socket(error)
+            if isinstance(text, bytes):
+                text = text.decode("utf-8", "replace")
+            self._tap("in", text)
             try:
                 answer = json.loads(text)
             except ValueError as error:
@@ -301,9 +357,14 @@ class OpenEnvEnv:
         if answer.get("type") == "error" and answer.get("data", {}).get("code") in _FATAL_CODES:
             await self._drop_socket()
             self._status.state = EndpointState.DOWN
-            self._status.error = f"the server refused the session: {_error_of(answer)[0]}"
+            self._status.error = f"the server refused the session: {error_of(answer)[0]}"
             raise EnvError(self._status.error)
         return answer, len(text)
+
+    def _tap(self, direction: str, text: str) -> None:
+        if self._handlers is not None:
+            for handler in self._handlers.on_message:
+                handler(self.ws_url, direction, WsFrame(text))
 
     async def _lose_socket(self, error: BaseException) -> NoReturn:
         message = SOCKET_LOST.format(reason=_reason(error))
@@ -399,14 +460,6 @@ def seed_note(seed: int, data: Mapping[str, Any]) -> str:
     if seed in reported:
         return f"seed {seed}"
     return f"seed {seed} sent, not reported back"
-
-
-def _error_of(answer: Mapping[str, Any]) -> tuple[str, str]:
-    """(message, code) of an `error` answer, or of any answer we did not expect."""
-    data = answer.get("data")
-    if answer.get("type") == "error" and isinstance(data, Mapping):
-        return str(data.get("message") or data), str(data.get("code") or "error").lower()
-    return f"unexpected answer of type {answer.get('type')!r}", "protocol_error"
 
 
 def _reason(error: BaseException) -> str:

@@ -46,6 +46,16 @@ class OpenEnvHttp:
         """`GET /schema`: JSON Schemas of action, observation and state."""
         return await self._request("GET", "/schema")
 
+    async def routes(self) -> list[str]:
+        """The HTTP routes `/openapi.json` lists (WebSocket routes are never in it); [] when
+        the server has no OpenAPI document."""
+        try:
+            document = await self._request("GET", "/openapi.json")
+        except EnvError:
+            return []
+        paths = document.get("paths") if isinstance(document, Mapping) else None
+        return [str(path) for path in paths] if isinstance(paths, Mapping) else []
+
     async def tools_via_jsonrpc(self) -> list[dict[str, Any]] | None:
         """Tools from `POST /mcp` (JSON-RPC tools/list), or None when the server has none."""
         try:

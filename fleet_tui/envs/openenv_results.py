@@ -71,6 +71,47 @@ def tool_result_from_observation(data: Mapping[str, Any], *, endpoint: str = "")
     )
 
 
+def error_of(answer: Mapping[str, Any]) -> tuple[str, str]:
+    """(message, code) of an `error` answer, or of any answer we did not expect. A validation
+    error's details (`errors: [{loc, msg, type}]`) are part of the message."""
+    data = answer.get("data")
+    if answer.get("type") == "error" and isinstance(data, Mapping):
+        message = str(data.get("message") or data)
+        details = validation_details(data)
+        if details:
+            message = f"{message}: {'; '.join(details)}"
+        return message, str(data.get("code") or "error").lower()
+    return f"unexpected answer of type {answer.get('type')!r}", "protocol_error"
+
+
+def validation_details(data: Mapping[str, Any]) -> list[str]:
+    """`loc: msg (type)` for each of an error answer's `errors` (pydantic's validation errors)."""
+    errors = data.get("errors")
+    if not isinstance(errors, list):
+        return []
+    lines = []
+    for error in errors:
+        if not isinstance(error, Mapping):
+            lines.append(str(error))
+            continue
+        loc = error.get("loc")
+        where = ".".join(map(str, loc)) if isinstance(loc, list | tuple) else str(loc or "")
+        kind = f" ({error['type']})" if error.get("type") else ""
+        lines.append(f"{where or 'action'}: {error.get('msg', 'invalid')}{kind}")
+    return lines
+
+
+def rejected_result(answer: Mapping[str, Any], *, endpoint: str, latency_s: float) -> ToolResult:
+    """An `error` answer to a step: the env refused the action and took no step. The server's
+    validation errors stay in `structured` (`errors`)."""
+    message, code = error_of(answer)
+    data = answer.get("data")
+    errors = data.get("errors") if isinstance(data, Mapping) else None
+    result = error_result(message, code, endpoint=endpoint, latency_s=latency_s, raw=dict(answer))
+    structured = {"errors": errors} if isinstance(errors, list) else None
+    return result.model_copy(update={"rejected": True, "structured": structured})
+
+
 def prompt_text(prompt: Any) -> str:
     """A prompt as plain text: a string as it is; chat messages as their text, one paragraph
     each, other roles than the user's named (as `_message_blocks` shows them); else ""."""

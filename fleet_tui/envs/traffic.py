@@ -1,5 +1,6 @@
-"""The protocol and network log: every JSON-RPC message in and out of each MCP endpoint, and
-every HTTP request to an HTTP endpoint, as `TrafficEntry`s.
+"""The protocol and network log: every JSON-RPC message in and out of each MCP endpoint, every
+frame on an OpenEnv session's WebSocket (`WsFrame`), and every HTTP request to an HTTP endpoint,
+as `TrafficEntry`s.
 
 The session's (read, write) streams are wrapped (`stream_taps.TappedRead`, `TappedWrite`),
 whichever transport opened them; the HTTP transport reports each exchange itself (`HttpExchange`).
@@ -50,8 +51,16 @@ class HttpExchange:
 
 
 @dataclass(frozen=True)
+class WsFrame:
+    """One text frame on a WebSocket session (OpenEnv's `/ws`), as it was sent or received."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class TrafficEntry:
-    """One JSON-RPC message (`direction` "out" or "in") or HTTP request ("http")."""
+    """One JSON-RPC message or WebSocket frame (`direction` "out" or "in") or HTTP request
+    ("http")."""
 
     seq: int
     at: float
@@ -61,7 +70,8 @@ class TrafficEntry:
     kind: str
     """request, response, error, notification; fault (the transport failed); http."""
     method: str = ""
-    """The JSON-RPC method (an answer's: its request's), or the HTTP method and URL."""
+    """The JSON-RPC method (an answer's: its request's), a frame's `type`, or the HTTP method
+    and URL."""
     id: str | int | None = None
     latency_s: float | None = None
     """For an answer: since its request; for HTTP: until the response headers."""
@@ -139,10 +149,12 @@ class TrafficRecorder:
         if isinstance(item, Exception):
             self._emit(url, direction, "fault", message=describe_error(item))
             return
+        if isinstance(item, WsFrame):
+            self._frame(url, direction, item.text)
+            return
         message = getattr(item, "message", item)
         text = message.model_dump_json(by_alias=True, exclude_none=True)
-        raw = json.loads(text) if len(text) <= MAX_PAYLOAD_CHARS else None
-        kept = redact(raw) if raw is not None else redact(text[:MAX_PAYLOAD_CHARS])
+        raw, kept = _kept(text)
         request_id = getattr(message, "id", None)
         method = getattr(message, "method", None)
         latency = None
@@ -161,6 +173,29 @@ class TrafficRecorder:
             kind,
             method=method or "",
             id=request_id,
+            latency_s=latency,
+            size_bytes=len(text.encode("utf-8", "replace")),
+            message=kept,
+            truncated=raw is None,
+        )
+
+    def _frame(self, url: str, direction: str, text: str) -> None:
+        """A WebSocket frame: named by its `type`; an answer (frames go one request, one
+        answer at a time) gets its latency since the frame sent before it."""
+        raw, kept = _kept(text)
+        frame_type = raw.get("type") if isinstance(raw, dict) else None
+        kind, latency = "request", None
+        if direction == "out":
+            self._remember(url, direction, None, str(frame_type or ""))
+        else:
+            kind = "error" if frame_type == "error" else "response"
+            asked = self._pending.pop((url, "out", None), None)
+            latency = time.monotonic() - asked[0] if asked is not None else None
+        self._emit(
+            url,
+            direction,
+            kind,
+            method=str(frame_type or "frame"),
             latency_s=latency,
             size_bytes=len(text.encode("utf-8", "replace")),
             message=kept,
@@ -188,6 +223,18 @@ class TrafficRecorder:
         self._seq += 1
         entry = TrafficEntry(self._seq, time.time(), redact_url(url), direction, kind, **fields)
         self.listener(entry)
+
+
+def _kept(text: str) -> tuple[Any, Any]:
+    """(the parsed JSON or None when too long or not JSON, what an entry keeps of it: the
+    JSON redacted, else its first MAX_PAYLOAD_CHARS characters redacted)."""
+    raw = None
+    if len(text) <= MAX_PAYLOAD_CHARS:
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            raw = None
+    return raw, redact(raw) if raw is not None else redact(text[:MAX_PAYLOAD_CHARS])
 
 
 def _other(direction: str) -> str:

@@ -138,8 +138,9 @@ class ConnectEvent(_Event):
 class ResetEvent(_Event):
     event: Literal["reset"] = "reset"
     seed: int | None = None
-    options: dict[str, Any] | None = None
-    """The env keywords the reset passed (replay passes them again)."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    """What the reset passed besides the seed: env keywords, an OpenEnv task's split and index
+    among them (replay passes them again)."""
     success: bool = True
     message: str = ""
     result: RecordedResult | None = None

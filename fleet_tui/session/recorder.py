@@ -167,7 +167,7 @@ class SessionRecorder:
             seq=self._next(),
             at=_now(),
             seed=seed if seed is not None else outcome.seed,
-            options=options or None,
+            options=options or outcome.options,
             success=outcome.success,
             message=outcome.message,
             result=self._stored_result(outcome.result) if outcome.result else None,

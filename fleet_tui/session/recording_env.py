@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fleet_tui.envs.base import Env, EnvError, EnvInfo, Progress, ResetResult, ToolResult
+from fleet_tui.envs.capabilities import Episodic, unwrapped
 from fleet_tui.envs.targets import Target
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.text import named_error
@@ -27,9 +28,13 @@ class RecordingEnv:
         return self.inner.info
 
     async def connect(self, progress: Progress | None = None) -> None:
+        """Connect and record it, then the reset an episodic env opened its session with."""
         await self.inner.connect(progress)
         tools = await self.inner.list_tools()
         self.recorder.connect(self.target, self.inner.info, [t.name for t in tools])
+        inner = unwrapped(self.inner)
+        if isinstance(inner, Episodic) and inner.last_reset is not None:
+            self.recorder.reset(inner.last_reset.seed, inner.last_reset)
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         seq = self.recorder.call(name, arguments)
