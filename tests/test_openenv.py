@@ -227,12 +227,12 @@ def test_tasks_and_state_need_an_openenv_target(capsys):
     assert "give --openenv URL" in capsys.readouterr().err
 
 
-def test_state_command_opens_a_session_without_resetting(openenv_server, capsys):
-    assert main(["state", "--openenv", openenv_server.base_url]) == 0
+def test_state_command_shows_the_state_after_the_sessions_one_reset(openenv_server, capsys):
+    assert main(["state", "--openenv", openenv_server.base_url, "--seed", "9"]) == 0
     captured = capsys.readouterr()
-    assert "Reset" not in captured.err
+    assert captured.err.count("Reset: new episode") == 1
     assert "action (CallToolAction): metadata, type, tool_name, arguments" in captured.out
-    assert '"episode_id": null' in captured.out
+    assert '"episode_id": null' not in captured.out and '"seed": 9' in captured.out
 
 
 def test_call_command_resets_once_then_calls_and_prints_reward_and_done(openenv_server, capsys):

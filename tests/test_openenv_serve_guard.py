@@ -126,7 +126,8 @@ def test_the_cli_finds_the_token_the_server_kept(served, state_home):
     state = {"XDG_STATE_HOME": str(state_home)}
     called = fleet_tui("call", "--openenv", served.base_url, "echo", "-a", "text=hi", env=state)
     assert called.returncode == 0, called.stderr
-    assert called.stdout.splitlines()[0] == "hi"
+    step = called.stdout.splitlines().index("step result:")  # after the reset's observation
+    assert called.stdout.splitlines()[step + 1] == "hi"
     tasks = fleet_tui("tasks", "--openenv", served.base_url, env=state)
     assert tasks.returncode == 0 and "has no task routes" in tasks.stdout, tasks.stderr
 

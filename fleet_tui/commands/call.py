@@ -3,8 +3,9 @@
 JSON is checked before anything is provisioned; `-a` values are read by the type the tool's
 schema declares (forms/typed_text.py) and the arguments checked against the schema before the
 call is sent. Images, audio and other binary blocks are written as files and their paths printed;
-exit code 1 when the tool reports an error. The server's progress reports go to stderr, and
-its log messages with `--log-level LEVEL`.
+exit code 1 when the tool reports an error. On an episodic env (OpenEnv) the observation the call
+acted on (the reset's) is printed first, and an action the env refused says which fields. The
+server's progress reports go to stderr, and its log messages with `--log-level LEVEL`.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from fleet_tui.commands.client_options import (
     add_root_argument,
 )
 from fleet_tui.commands.output import err, out, print_json, warn
+from fleet_tui.commands.reset import opening_reset
 from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
 from fleet_tui.commands.target_options import add_repeatable, target_from_args
 from fleet_tui.commands.warm import add_keep_warm_argument
 from fleet_tui.envs.base import (
     Env,
     EnvError,
+    ResetResult,
     TextBlock,
     Tool,
     ToolResult,
@@ -131,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
         arguments = checked_arguments(tools, args, base)
         for warning in unknown_arguments(tools, args.tool, arguments):
             warn(warning)
+        acted_on = opening_reset(env)
         try:
             result = await env.call_tool(args.tool, arguments)
         finally:
@@ -141,10 +145,17 @@ def run(args: argparse.Namespace) -> int:
         for problem in result.problems:
             warn(f"{visible(args.tool)}: {problem}")
         files = BlockFiles(args.save_media, args.tool)
+        reset_files = BlockFiles(args.save_media, "reset")
         if args.json:
-            print_json(result_json(args.tool, result, files))
+            reset = reset_json(acted_on, reset_files) if acted_on is not None else None
+            print_json(result_json(args.tool, result, files) | {"reset": reset})
         else:
+            if acted_on is not None:
+                print_reset(acted_on, reset_files)
             print_result(result, files)
+        if result.rejected:
+            err(f"fleet-tui: the env refused the action of {args.tool!r}: no step was taken")
+            return 1
         if result.is_error:
             err(f"fleet-tui: tool {args.tool!r} reported an error")
             return 1
@@ -184,6 +195,26 @@ def output_warnings(tools: list[Tool], name: str, result: ToolResult) -> list[st
         f"{visible(name)}: result does not match its output schema: {problem}"
         for problem in output_problems(result.structured, schema)
     ]
+
+
+def print_reset(reset: ResetResult, files: BlockFiles) -> None:
+    """The observation a step acted on: the one its episode's reset gave, under a title."""
+    out(f"observation after the reset ({reset.message}):")
+    for index, block in enumerate(reset.result.blocks if reset.result else []):
+        print_block(index, block, files)
+    out("step result:")
+
+
+def reset_json(reset: ResetResult, files: BlockFiles) -> dict[str, Any]:
+    """The reset a step acted on, for `--json`: its seed, options and observation."""
+    observation = result_json("<reset>", reset.result, files) if reset.result else None
+    return {
+        "message": reset.message,
+        "seed": reset.seed,
+        "options": reset.options,
+        "at": reset.at,
+        "observation": observation,
+    }
 
 
 def print_result(result: ToolResult, files: BlockFiles) -> None:
@@ -230,4 +261,5 @@ def result_json(tool: str, result: ToolResult, files: BlockFiles) -> dict[str, A
         "size_bytes": result.size_bytes,
         "reward": result.reward,
         "done": result.done,
+        "rejected": result.rejected,
     }

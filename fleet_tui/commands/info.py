@@ -1,6 +1,7 @@
 """`fleet-tui info TARGET`: each MCP endpoint as its server described itself when the session
 opened (name, version, protocol, capabilities, instructions for the agent), and the roots
-offered."""
+offered. An OpenEnv server: its WebSocket session with its tools, and its `/metadata` and
+`/schema` where it serves them."""
 
 from __future__ import annotations
 
@@ -17,9 +18,14 @@ LABEL_WIDTH = 14
 
 
 def run(args: argparse.Namespace) -> int:
+    from fleet_tui.commands.state import description, description_lines
     from fleet_tui.envs.server_requests import root_uris
 
     async def work(env: Env) -> int:
+        openenv = env.info.kind == "openenv"
+        if openenv:
+            await env.list_tools()  # an OpenEnv session lists its tools only when asked
+        described = await description(env) if openenv else {}
         endpoints = env.endpoints()
         roots = root_uris(roots_from_args(args))
         if args.json:
@@ -28,12 +34,18 @@ def run(args: argparse.Namespace) -> int:
                     "endpoints": [status.model_dump(mode="json") for status in endpoints],
                     "roots": roots,
                     "warnings": env.warnings(),
+                    **described,
                 }
             )
             return 0
         for endpoint in endpoints:
             for line in endpoint_lines(endpoint):
                 out(line)
+            out()
+        if described:
+            out("Environment" + ("" if any(described.values()) else "  (no /metadata, /schema)"))
+            for line in description_lines(described):
+                out(f"  {line}")
             out()
         out("Roots offered")
         for root in roots:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.base import Env, EnvError, Progress
@@ -28,15 +29,17 @@ def run_on_env(
     work: Work,
     handlers: ClientHandlers | None = None,
     keep_warm: float | None = None,
+    env_options: dict[str, Any] | None = None,
 ) -> int:
     """Connect to `target`, run `work(env)`, close; returns the exit code. `handlers` hear what
     the env's MCP servers send on their own (see `server_output`) and answer what they ask
     (default: the current directory as root, elicitation and sampling declined). With
     `keep_warm` (seconds), a warm-session daemon is left holding the target's session open
-    for the next command (`fleet_tui/warm`)."""
+    for the next command (`fleet_tui/warm`). `env_options` go to the adapter (`make_env`): an
+    OpenEnv session's first `seed`, say."""
     if warm_runner is not None:
         return warm_runner(target, work, handlers, keep_warm)
-    code = asyncio.run(_run(target, work, handlers))
+    code = asyncio.run(_run(target, work, handlers, env_options or {}))
     if keep_warm is not None:
         from fleet_tui.warm.start import kept_warm_note, start_daemon
 
@@ -47,7 +50,9 @@ def run_on_env(
     return code
 
 
-async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> int:
+async def _run(
+    target: Target, work: Work, handlers: ClientHandlers | None, options: dict[str, Any]
+) -> int:
     from fleet_tui.commands.client_options import HeadlessAnswers
     from fleet_tui.envs.capabilities import HearsServer, unwrapped
     from fleet_tui.envs.factory import make_env
@@ -55,9 +60,9 @@ async def _run(target: Target, work: Work, handlers: ClientHandlers | None) -> i
     with stop_task_on_signals() as stop:
         # A stdio server's stderr goes to ours (the app keeps it for its endpoint view).
         env = (
-            make_env(target, child_stderr=sys.stderr)
+            make_env(target, child_stderr=sys.stderr, **options)
             if isinstance(target, McpTarget)
-            else make_env(target)
+            else make_env(target, **options)
         )
         if isinstance(hearing := unwrapped(env), HearsServer):
             hearing.listen(handlers or HeadlessAnswers(["."]).handlers())

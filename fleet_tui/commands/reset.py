@@ -1,4 +1,8 @@
-"""`fleet-tui reset TARGET [--seed N]`: restore the env's seed state."""
+"""`fleet-tui reset TARGET [--seed N]`: restore the env's seed state, or start a new episode.
+
+An OpenEnv session opens with a reset: that one, with the seed asked for, is the reset made
+(exactly one per command), and its observation is printed.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ import argparse
 from fleet_tui.commands.blocks_output import add_media_option, print_block
 from fleet_tui.commands.output import err, out, print_json
 from fleet_tui.commands.target_options import target_from_args
-from fleet_tui.envs.base import Env
+from fleet_tui.envs.base import Env, ResetResult
+from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments
 
@@ -23,9 +28,10 @@ def run(args: argparse.Namespace) -> int:
     from fleet_tui.commands.lifecycle import run_on_env
 
     target = target_from_args(args)
+    opening_seed = {"seed": args.seed} if isinstance(target, OpenEnvTarget) else {}
 
     async def work(env: Env) -> int:
-        result = await env.reset(seed=args.seed)
+        result = opening_reset(env) or await env.reset(seed=args.seed)
         if args.json:
             print_json({"instance_id": env.info.instance_id, **result.model_dump(mode="json")})
         else:
@@ -39,4 +45,14 @@ def run(args: argparse.Namespace) -> int:
             return 1
         return 0
 
-    return run_on_env(target, work)
+    return run_on_env(target, work, env_options=opening_seed)
+
+
+def opening_reset(env: Env) -> ResetResult | None:
+    """The reset an episodic env opened its session with, while no step followed it."""
+    from fleet_tui.envs.capabilities import Episodic, unwrapped
+
+    opened = unwrapped(env)
+    if isinstance(opened, Episodic) and not opened.stepped:
+        return opened.last_reset
+    return None

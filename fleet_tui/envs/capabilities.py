@@ -86,6 +86,16 @@ class Episodic(Protocol):
 
 
 @runtime_checkable
+class DescribesItself(Protocol):
+    """Serves what it is and the schemas of its actions, observations and state (OpenEnv's
+    `/metadata` and `/schema`); EnvError from a server that does not."""
+
+    async def metadata(self) -> dict[str, Any]: ...
+
+    async def schema(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
 class FleetInstance(Protocol):
     """One instance on a Fleet host: its SDK client (`fleet`) once connected, for remote
     verifiers, and its id in `info.instance_id`."""
