@@ -390,6 +390,14 @@ class SessionController:
         status = CallStatus.OK if outcome.success else CallStatus.FAILED
         self._finish(record, status, started, message=message)
 
+    async def episode_state(self) -> dict[str, Any]:
+        """The state of the session's env (OpenEnv `state`, over the session itself); EnvError
+        when the session has no episodes or is not connected."""
+        env = unwrapped(self.env)
+        if not self.connected or not isinstance(env, Episodic):
+            raise EnvError("no episodic session is open")
+        return await env.state()
+
     def switch_target(self, target: Target) -> None:
         """Aim at another target; the next `connect` closes the env we have and opens its."""
         self.target = target

@@ -233,7 +233,9 @@ class FleetTuiApp(
         down = [e for e in endpoints if e.state == EndpointState.DOWN]
         if session.state == ConnectionState.CONNECTED and down and not self.banner.shown:
             names = "; ".join(f"{e.url}: {e.error or 'no connection'}" for e in down)
-            self.banner.show(f"MCP endpoint down: {names}", action="reconnect", label="Reconnect")
+            sessions = all(e.transport == "websocket" for e in down)
+            what = "OpenEnv session down" if sessions else "MCP endpoint down"
+            self.banner.show(f"{what}: {names}", action="reconnect", label="Reconnect")
 
     def notify_new_warnings(self) -> None:
         """Show each of the env's warnings once (a failed heartbeat, a tool-name clash, ...)."""

@@ -128,6 +128,8 @@ class CallActions(AppPart):
 
 
 def _title(entry: CallRecord) -> str:
-    return f"#{entry.number} {name_line(entry.tool, 40)} · {entry.status}" + (
+    """`#3 echo · ok · 12 ms`; a reset's says it shows the observation the reset gave."""
+    what = "Reset · observation" if entry.tool == "<reset>" else name_line(entry.tool, 40)
+    return f"#{entry.number} {what} · {entry.status}" + (
         f" · {entry.latency_s * 1000:.0f} ms" if entry.latency_s is not None else ""
     )

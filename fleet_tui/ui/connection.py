@@ -74,6 +74,9 @@ class ConnectionSetup(AppPart):
             self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
         elif self.tool_list.shown and self.tool_panel.tool is None:
             await self.show_tool(self.tool_list.shown[0].name)  # the best match of what was typed
+        opening = self.controller.episode.opening
+        if opening is not None and not computer_use:  # what the env showed when it reset
+            await self.show_result(opening)
         self._focus_after_connecting(tools, computer_use)
         self.env_ready.publish(tools)
 

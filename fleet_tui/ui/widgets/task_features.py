@@ -1,4 +1,5 @@
-"""Tasks, verdicts, the state diff and session recording, added to the app.
+"""Tasks, verdicts, the state (a Fleet instance's diff, an OpenEnv session's state) and session
+recording, added to the app.
 
 `TaskFeatures.from_args(target, args)` reads the app's task options and starts the session's
 recording (`session_recording`; on unless `--no-record`), whose `env_factory` the app's
@@ -26,6 +27,7 @@ from fleet_tui.session_recording import SessionRecording, start_recording
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
+from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
 from fleet_tui.ui.widgets.state_diff import StateDiffPanel
 from fleet_tui.ui.widgets.task_panel import TaskPanel, load_adhoc
 from fleet_tui.ui.widgets.tool_list import ToolList
@@ -129,8 +131,25 @@ class TaskFeatures:
             if session.connected:
                 state.refresh_state(new_baseline=True)
             actions["show_state"] = lambda: _show_pane(app, "pane-state", "#state-query")
+        elif isinstance(session.target, OpenEnvTarget):
+            await self._install_episode_state(app)
         if self.session_to_open is not None:
             app.push_screen(SessionBrowserScreen(self.session_to_open))
+
+    async def _install_episode_state(self, app: TaskHost) -> None:
+        """The State pane of an OpenEnv session: f7 shows and reads it; a step or a reset
+        reads it again while it is on screen."""
+        panel = EpisodeStatePanel(app.controller.episode_state, id="state-panel")
+        await app.add_sidebar_pane("State", panel, "pane-state")
+        app.call_finished.subscribe(panel, lambda _entry: panel.refresh_if_shown())
+        app.env_reset.subscribe(panel, lambda _outcome: panel.refresh_if_shown())
+        app.env_ready.subscribe(panel, lambda _tools: panel.refresh_if_shown())
+
+        def show() -> None:
+            _show_pane(app, "pane-state", "#episode-state-json")
+            panel.refresh_state()
+
+        app.extension_actions["show_state"] = show
 
     def close(self) -> list[str]:
         """Close the recording; lines for the user about where it went."""

@@ -1,0 +1,66 @@
+"""The app on plain-action OpenEnv envs (real openenv-core servers, driven with Pilot): the
+reset's observation is shown after connecting and after each reset, f7 shows the session's
+state and reads it again after each step, and a refused action says which field and is no
+step."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fleet_tui.envs.targets import OpenEnvTarget
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
+from fleet_tui.ui.widgets.task_features import TaskFeatures
+from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for, wait_idle
+from tests.fixtures.episode_envs import LEDGER_QUESTION, QUESTIONS
+
+
+@asynccontextmanager
+async def episode_app(base_url: str) -> Any:
+    """The app with its extensions (Tasks and State panes) on `base_url`, connected."""
+    features = TaskFeatures(recorder=None)
+    app = FleetTuiApp(OpenEnvTarget(url=base_url), env_factory=features.env_factory)
+    app.extensions.append(features.install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await wait_for(pilot, lambda: "Reset · observation" in str(app.result_view.border_title))
+        yield pilot, app
+
+
+async def test_the_opponents_move_is_shown_after_connecting(board_server):
+    async with episode_app(board_server.base_url) as (_pilot, app):
+        assert "opponent played 1,1" in rendered_text(app)
+        assert "#1 Reset · observation · ok" in str(app.result_view.border_title)
+        assert app.controller.records[0].tool == "<reset>"
+
+
+async def test_each_reset_shows_the_next_items_observation(quiz_server):
+    async with episode_app(quiz_server.base_url) as (pilot, app):
+        assert QUESTIONS[0][0] in rendered_text(app)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: str(app.result_view.border_title).startswith("#2 Reset"))
+        await wait_idle(pilot)
+        assert QUESTIONS[1][0] in rendered_text(app)
+
+
+async def test_f7_shows_the_state_and_reads_it_again_after_a_step(ledger_server):
+    async with episode_app(ledger_server.base_url) as (pilot, app):
+        await pilot.press("f7")
+        panel = app.query_one(EpisodeStatePanel)
+        await wait_for(pilot, lambda: panel.reads == 1)
+        assert panel.state["question"] == LEDGER_QUESTION and panel.state["step_count"] == 0
+        await call(pilot, "step", {"answer": "12%"})
+        await wait_for(pilot, lambda: panel.reads == 2)
+        assert panel.state["step_count"] == 1
+
+
+async def test_a_refused_action_shows_the_field_and_is_no_step(board_server):
+    async with episode_app(board_server.base_url) as (pilot, app):
+        entry = await call(pilot, "step", {"row": 1})
+        assert entry.status == "error" and entry.result.rejected
+        assert "col: Field required (missing)" in rendered_text(app)
+        app.refresh_status()
+        assert "step 0" in str(app.query_one("#status").content)
