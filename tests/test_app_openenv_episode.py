@@ -1,7 +1,7 @@
 """The app on plain-action OpenEnv envs (real openenv-core servers, driven with Pilot): the
 reset's observation is shown after connecting and after each reset, f7 shows the session's
-state and reads it again after each step, and a refused action says which field and is no
-step."""
+state and reads it again after each step, a refused action says which field and is no step,
+the Protocol pane lists the `/ws` frames, and a dropped session is named as one."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
+from fleet_tui.ui.widgets.protocol_log import ProtocolPane
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for, wait_idle
 from tests.fixtures.episode_envs import LEDGER_QUESTION, QUESTIONS
@@ -64,3 +65,26 @@ async def test_a_refused_action_shows_the_field_and_is_no_step(board_server):
         assert "col: Field required (missing)" in rendered_text(app)
         app.refresh_status()
         assert "step 0" in str(app.query_one("#status").content)
+
+
+async def test_the_protocol_pane_lists_the_ws_frames_redacted(board_server):
+    async with episode_app(board_server.base_url) as (pilot, app):
+        app.start_call("step", {"row": 0, "col": 0, "token": "tok-5e6f7a8b9c"})
+        await wait_idle(pilot)
+        await pilot.press("f10")
+        pane = app.query_one(ProtocolPane)
+        await wait_for(pilot, lambda: any(e.method == "step" for e in pane.rows))
+        frames = [(e.direction, e.method) for e in pane.rows if e.endpoint.endswith("/ws")]
+        assert ("out", "reset") in frames and ("in", "observation") in frames
+        step = [e for e in pane.rows if e.method == "step"][-1]
+        assert step.message["data"] == {"row": 0, "col": 0, "token": "[redacted]"}
+
+
+async def test_a_dropped_session_is_told_as_an_openenv_session(dying_openenv_server):
+    async with episode_app(dying_openenv_server.base_url) as (pilot, app):
+        dying_openenv_server.kill()
+        entry = await call(pilot, "echo", {"text": "anyone?"})
+        assert entry.status == "failed"
+        app.refresh_status()
+        await wait_for(pilot, lambda: app.banner.shown)
+        assert app.banner.message.startswith("OpenEnv session down: ")

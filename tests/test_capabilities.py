@@ -7,6 +7,8 @@ import pytest
 
 from fleet_tui.envs.base import Env
 from fleet_tui.envs.capabilities import (
+    DescribesItself,
+    Episodic,
     FleetInstance,
     HasSqliteResources,
     HasTaskRoutes,
@@ -33,6 +35,8 @@ CAPABILITIES = [
     SetsLogLevel,
     ServesCatalog,
     TellsRootsChanged,
+    Episodic,
+    DescribesItself,
 ]
 
 OFFERED = {
@@ -54,7 +58,7 @@ OFFERED = {
     ),
     "openenv": (
         OpenEnvTarget(url="http://127.0.0.1:9"),
-        {Reconnectable, HasTaskRoutes, ResetsIntoTask},
+        {Reconnectable, HasTaskRoutes, ResetsIntoTask, Episodic, DescribesItself},
     ),
 }
 
