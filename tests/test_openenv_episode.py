@@ -12,6 +12,10 @@ from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.envs.traffic import TrafficEntry, listen_to_traffic
+from fleet_tui.session.events import ResetEvent
+from fleet_tui.session.reader import load_session
+from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.session.recording_env import RecordingEnv
 from tests.fixtures.episode_envs import QUESTIONS
 
 OPENING_BOARD = [[0, 0, 0], [0, 1, 0], [0, 0, 0]]
@@ -81,9 +85,30 @@ async def test_an_asked_reset_opens_the_next_item_with_its_seed(quiz_server):
         assert isinstance(first.arguments["seed"], int)
         record, outcome = await session.reset(11)
         assert outcome is not None and record.arguments == {"seed": 11}
+        assert record.latency_s and record.latency_s > 0
         assert session.episode.opening is record and QUESTIONS[1][0] in record.result.text()
     finally:
         await session.close()
+
+
+async def test_the_session_file_keeps_the_opening_reset_and_a_refusals_details(
+    board_server, tmp_path
+):
+    target = OpenEnvTarget(url=board_server.base_url)
+    path = tmp_path / "session.jsonl"
+    with SessionRecorder(path) as recorder:
+        session = SessionController(target, lambda t: RecordingEnv(OpenEnvEnv(t), recorder, t))
+        await session.connect()
+        try:
+            await session.call(session.add_record("step", {"col": 1}))
+        finally:
+            await session.close()
+    recorded = load_session(path)
+    (reset,) = [e for e in recorded.events if isinstance(e, ResetEvent)]
+    assert reset.seed is not None and reset.result.structured["board"] == OPENING_BOARD
+    (step,) = recorded.steps()
+    assert step.result.result.rejected
+    assert step.result.result.structured["errors"][0]["loc"] == ["row"]
 
 
 async def test_ws_frames_both_ways_reach_the_protocol_log(board_server):
