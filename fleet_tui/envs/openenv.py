@@ -116,14 +116,7 @@ class OpenEnvEnv:
     async def connect(self, progress: Progress | None = None) -> None:
         """Open the session; reset once (saying so, with the seed) unless told not to."""
         say = progress or (lambda _line: None)
-        names = await self._task_environments_or_none()
-        if self.task is not None and not names:
-            split, index = self.task
-            raise EnvError(
-                f"task {split}:{index} cannot be reset into: {self.base_url} has no task routes "
-                "(it is not an env made by `openenv import`)",
-                exit_code=2,
-            )
+        names = await self._task_environments_for(self.task)
         self.info.env_key = names[0] if names else None
         say(f"Opening an OpenEnv session at {self.ws_url}…")
         await self._open_socket()
@@ -400,12 +393,24 @@ class OpenEnvEnv:
             endpoint=self.ws_url,
         )
 
-    async def _task_environments_or_none(self) -> list[str]:
-        try:
-            return await self.http.task_environments()
-        except EnvError as error:
-            self._warnings.append(f"task routes unavailable: {error.message}")
-            return []
+    async def _task_environments_for(self, task: tuple[str, int] | None) -> list[str]:
+        """The server's task environments. Without a task, routes that cannot be read are a
+        warning; with one, the session cannot start (exit 2 when the server has none)."""
+        if task is None:
+            try:
+                return await self.http.task_environments()
+            except EnvError as error:
+                self._warnings.append(f"task routes unavailable: {error.message}")
+                return []
+        names = await self.http.task_environments()
+        if not names:
+            split, index = task
+            raise EnvError(
+                f"task {split}:{index} cannot be reset into: {self.base_url} has no task routes "
+                "(it is not an env made by `openenv import`)",
+                exit_code=2,
+            )
+        return names
 
 
 # Error codes after which the server closes the socket.
