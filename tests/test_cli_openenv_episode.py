@@ -78,6 +78,7 @@ def test_trace_writes_the_ws_frames(board_server, tmp_path):
     frames = [(e["direction"], e["method"]) for e in entries if e["endpoint"].endswith("/ws")]
     assert frames[:2] == [("out", "reset"), ("in", "observation")]
     assert ("out", "step") in frames and ("in", "observation") in frames[2:]
+    assert frames[-1] == ("out", "close")
 
 
 def test_info_tells_the_websocket_session_its_tools_and_schemas(openenv_server, board_server):

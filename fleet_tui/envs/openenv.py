@@ -135,8 +135,10 @@ class OpenEnvEnv:
         """Say goodbye on the socket (ends the server's session) and release everything."""
         socket = self._socket
         if socket is not None:
+            goodbye = json.dumps({"type": "close"})
             with contextlib.suppress(websockets.ConnectionClosed):
-                await socket.send(json.dumps({"type": "close"}))
+                await socket.send(goodbye)
+                self._tap("out", goodbye)
         await self._drop_socket()
         self._status.state = EndpointState.CLOSED
         await self.http.aclose()
