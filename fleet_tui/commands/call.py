@@ -200,8 +200,11 @@ def output_warnings(tools: list[Tool], name: str, result: ToolResult) -> list[st
 def print_reset(reset: ResetResult, files: BlockFiles) -> None:
     """The observation a step acted on: the one its episode's reset gave, under a title."""
     out(f"observation after the reset ({reset.message}):")
-    for index, block in enumerate(reset.result.blocks if reset.result else []):
+    blocks = reset.result.blocks if reset.result else []
+    for index, block in enumerate(blocks):
         print_block(index, block, files)
+    if not blocks:
+        out("(empty)")
     out("step result:")
 
 
