@@ -170,16 +170,17 @@ class SessionController:
         env = unwrapped(self.env)
         reopening = self.state == ConnectionState.RECONNECTING and isinstance(env, Reconnectable)
         try:
-            if reopening:
+            if reopening and self.env is not None and isinstance(env, Reconnectable):
+                opened = self.env
                 await env.reconnect(self._progress)
             else:
                 if self.env is not None:
                     await self.close_env()
-                self.env = self.env_factory(self.target)
-                if isinstance(hearing := unwrapped(self.env), HearsServer):
+                opened = self.env = self.env_factory(self.target)
+                if isinstance(hearing := unwrapped(opened), HearsServer):
                     hearing.listen(self.client_handlers)
-                await self.env.connect(self._progress)
-            tools = await self.env.list_tools()  # connecting lists them, or left them unlisted
+                await opened.connect(self._progress)
+            tools = await opened.list_tools()  # connecting lists them, or left them unlisted
         except asyncio.CancelledError:
             self._progress("Cancelled: closing what was created…")
             await asyncio.shield(self.close_env())

@@ -63,7 +63,7 @@ async def show_environments(http: OpenEnvHttp, args: argparse.Namespace) -> int:
     names = await http.task_environments()
     if args.task_env is not None:
         names = [await http_env(http, args.task_env)]
-    environments = []
+    environments: list[dict[str, Any]] = []
     for name in names:
         splits = await http.splits(name)
         counts = await asyncio.gather(*(http.num_tasks(split["name"], name) for split in splits))

@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 from fleet_tui.envs.base import EndpointState, EndpointStatus
 from fleet_tui.envs.errors import is_retryable
@@ -187,7 +187,8 @@ class McpEndpoint:
     async def _own(self) -> None:
         try:
             try:
-                await self._serve(self.status.transport)
+                # an MCP endpoint's status names one of its own transports (never "websocket")
+                await self._serve(cast(Transport, self.status.transport))
             except Exception as error:
                 if not await self._answers_as_sse(error):
                     raise

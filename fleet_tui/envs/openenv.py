@@ -95,7 +95,9 @@ class OpenEnvEnv:
         self.stepped = False
         """Whether the env took a step since `last_reset`."""
         self._reset_on_connect = reset_on_connect
-        self.task: tuple[str, int] | None = (split, index) if split is not None else None
+        self.task: tuple[str, int] | None = (
+            (split, index) if split is not None and index is not None else None
+        )
         """The task every reset goes into unless told otherwise (the target's task)."""
         if self.task is None and target.task:
             self.task = target.task
@@ -476,5 +478,6 @@ def _reason(error: BaseException) -> str:
         return "no answer in time"
     if isinstance(error, websockets.InvalidStatus):  # the upgrade refused, as the guard does
         response = error.response
-        return f"HTTP {response.status_code}: {detail_of(response.body, response.reason_phrase)}"
+        body = bytes(response.body or b"")
+        return f"HTTP {response.status_code}: {detail_of(body, response.reason_phrase)}"
     return str(error) or type(error).__name__
