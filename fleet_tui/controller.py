@@ -371,7 +371,7 @@ class SessionController:
         """Reset the env (a new episode) with env keywords `options`, if any; the outcome is
         None when the reset raised."""
         assert self.env is not None
-        asked = ({} if seed is None else {"seed": seed}) | ({"options": options} if options else {})
+        asked = ({} if seed is None else {"seed": seed}) | (options or {})  # as reset_arguments
         record = self.add_record("<reset>", asked)
         started = time.monotonic()
         try:

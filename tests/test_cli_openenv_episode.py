@@ -17,7 +17,7 @@ def test_reset_resets_once_and_prints_the_first_item(quiz_server):
     assert QUESTIONS[0][0] in done.stdout and QUESTIONS[1][0] not in done.stdout
     episodes = {word for word in (done.stdout + done.stderr).split() if len(word) == 32}
     assert len(episodes) == 1, done.stdout + done.stderr
-    assert "(seed 5)" in done.stdout
+    assert "(seed 5 sent" in done.stdout  # the quiz does not report its seed back
 
 
 def test_reset_json_has_the_observation(board_server):
@@ -60,7 +60,7 @@ def test_a_refused_action_shows_the_servers_details(board_server):
 def test_state_is_the_state_after_the_sessions_reset(ledger_server):
     done = fleet_tui("state", "--openenv", ledger_server.base_url, "--seed", "4")
     assert done.returncode == 0, done.stderr
-    assert LEDGER_QUESTION in done.stdout and "(seed 4)" in done.stdout
+    assert LEDGER_QUESTION in done.stdout and "(seed 4 sent" in done.stdout
     assert done.stderr.count("Reset: new episode") == 1
     report = json.loads(fleet_tui("state", "--openenv", ledger_server.base_url, "--json").stdout)
     assert report["state"]["question"] == LEDGER_QUESTION

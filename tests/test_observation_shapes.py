@@ -55,7 +55,8 @@ def test_headless_call_prints_the_board_and_writes_the_images(shapes_openenv_ser
     assert BOARD_AFTER_A_MOVE in done.stdout
     assert "You said:\nhi" in done.stdout and "\\n" not in done.stdout
     images = [line for line in done.stdout.splitlines() if line.startswith("[image image/png")]
-    assert len(images) == 2
+    # the observation `call` acted on (the reset's), then the step's: two images each
+    assert ["/reset-" in line for line in images] == [True, True, False, False]
     for line in images:
         assert Path(line.rsplit(" ", 1)[1]).parent == tmp_path
     assert "iVBOR" not in done.stdout and len(done.stdout.splitlines()) < 40
