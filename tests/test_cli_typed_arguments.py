@@ -66,3 +66,18 @@ def test_unchecked_sends_arguments_that_break_the_schema(asking: ServedMcp):
     assert "sending anyway: colour:" in result.stderr
     assert result.returncode == 1  # the server's own check refused it
     assert "input_value='blue'" in json.loads(result.stdout)["blocks"][0]["text"]
+
+
+def test_a_parameter_with_no_declared_type_takes_the_text_as_a_string(asking: ServedMcp):
+    result = fleet_tui("call", "--mcp", asking.url, "loose", "--json", "-a", "anything=hello")
+    assert sent(result)["anything"] == "hello"
+    result = fleet_tui("call", "--mcp", asking.url, "loose", "--json", "-j", "anything=[1, 2]")
+    assert sent(result)["anything"] == [1, 2]
+
+
+def test_a_boolean_or_string_takes_the_string_unless_it_is_exactly_true_or_false(
+    asking: ServedMcp,
+):
+    for text, value in (("yes", "yes"), ("on", "on"), ("1", "1"), ("true", True), ("false", False)):
+        result = fleet_tui("call", "--mcp", asking.url, "loose", "--json", "-a", f"flag={text}")
+        assert sent(result)["flag"] == value, text

@@ -77,3 +77,17 @@ def test_schema_errors_name_missing_required_fields_and_bad_enum_values() -> Non
     assert FieldError(("message",), "required") in errors
     assert any(e.path == ("colour",) and "is not one of" in e.message for e in errors)
     assert schema_errors(SCHEMA, {"message": "hi"}) == []
+
+
+def test_a_parameter_with_no_declared_type_takes_the_text_as_a_string() -> None:
+    schema = {"type": "object", "properties": {"any": {}, "titled": {"title": "Titled"}}}
+    pairs = [("any", "hello"), ("titled", '{"a": 1}')]
+    assert typed_arguments(schema, pairs) == ({"any": "hello", "titled": '{"a": 1}'}, [])
+
+
+def test_a_boolean_or_string_reads_a_boolean_only_from_exactly_true_or_false() -> None:
+    schema = {"type": "object", "properties": {"flag": {"type": ["boolean", "string"]}}}
+    for text, value in (("yes", "yes"), ("on", "on"), ("1", "1"), ("True", "True")):
+        assert typed_arguments(schema, [("flag", text)])[0] == {"flag": value}
+    assert typed_arguments(schema, [("flag", "false")])[0] == {"flag": False}
+    assert read(loud="yes")[0] == {"loud": True}  # a plain boolean still takes the words

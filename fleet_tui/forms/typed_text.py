@@ -3,7 +3,10 @@
 Each value becomes the type its parameter declares: a string stays a string even when it looks
 like JSON (`-a message=123` sends "123"), numbers and booleans are parsed, objects and arrays
 are JSON, enum values are matched as typed, and a union takes the first of its types (strings
-last) that reads the text. What cannot be read is a `FieldError` worded as the form words it.
+last) that reads the text. A parameter that declares no type takes the text as a string, as
+MCP Inspector sends it: JSON is read only where the schema asks for it (or with `-j`). A union
+that takes strings reads a boolean only from exactly `true` or `false`, so `yes` stays "yes".
+What cannot be read is a `FieldError` worded as the form words it.
 """
 
 from __future__ import annotations
@@ -13,14 +16,19 @@ from typing import Any
 
 from fleet_tui.forms.container_nodes import UnionNode
 from fleet_tui.forms.form import Form, build_form
-from fleet_tui.forms.leaf_nodes import ConstNode, EnumNode, ScalarNode
+from fleet_tui.forms.leaf_nodes import ConstNode, EnumNode, RawNode, ScalarNode
 from fleet_tui.forms.node import Node
 from fleet_tui.forms.schema import json_equal
 from fleet_tui.forms.typed_values import parse_json, parse_number
 from fleet_tui.forms.validation import FieldError
 
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
+_BOOLEAN_WORDS = {
+    **dict.fromkeys(("true", "yes", "on", "1"), True),
+    **dict.fromkeys(("false", "no", "off", "0"), False),
+}
+_EXACT_BOOLEANS = {"true": True, "false": False}
+_UNTYPED = ("no type", "any")
+"""Why a field is raw when its schema declares no type at all (`{}`, `true`)."""
 
 
 class Unreadable(ValueError):
@@ -60,12 +68,15 @@ def loose_json(text: str) -> Any:
         return text
 
 
-def read_text(node: Node, text: str) -> Any:
-    """The value of `text` for the field `node`; Unreadable when its type cannot read it."""
+def read_text(node: Node, text: str, *, strict_booleans: bool = False) -> Any:
+    """The value of `text` for the field `node`; Unreadable when its type cannot read it.
+    `strict_booleans`: only `true` and `false` read as booleans (a union that takes strings)."""
     if isinstance(node, UnionNode):
         return _read_union(node, text)
     if isinstance(node, ScalarNode):
-        return _read_scalar(node, text)
+        return _read_scalar(node, text, strict_booleans)
+    if isinstance(node, RawNode) and node.reason in _UNTYPED:
+        return text
     if isinstance(node, EnumNode | ConstNode):
         options = node.options if isinstance(node, EnumNode) else [node.const]
         return _read_choice(options, text, node.nullable)
@@ -77,17 +88,18 @@ def read_text(node: Node, text: str) -> Any:
         raise Unreadable(str(error)) from None
 
 
-def _read_scalar(node: ScalarNode, text: str) -> Any:
+def _read_scalar(node: ScalarNode, text: str, strict_booleans: bool) -> Any:
     if node.kind == "string":
         return text
     stripped = text.strip()
     if node.nullable and stripped == "null":
         return None
     if node.kind == "boolean":
-        if stripped.lower() in _TRUE:
-            return True
-        if stripped.lower() in _FALSE:
-            return False
+        booleans, word = (
+            (_EXACT_BOOLEANS, text) if strict_booleans else (_BOOLEAN_WORDS, stripped.lower())
+        )
+        if word in booleans:
+            return booleans[word]
         raise Unreadable("not a boolean (true or false)")
     try:
         number = parse_number(stripped, integer=node.kind == "integer")
@@ -113,11 +125,12 @@ def _read_union(node: UnionNode, text: str) -> Any:
     if node.nullable and text.strip() == "null":
         return None
     branches = [node.branch_node(i) for i in range(len(node.branch_schemas))]
-    strings_last = sorted(branches, key=lambda b: isinstance(b, ScalarNode) and b.kind == "string")
+    strings_last = sorted(branches, key=_is_string)
+    takes_strings = any(map(_is_string, branches))
     first_problem: Unreadable | None = None
     for branch in strings_last:
         try:
-            value = read_text(branch, text)
+            value = read_text(branch, text, strict_booleans=takes_strings)
         except Unreadable as error:
             first_problem = first_problem or error
             continue
@@ -147,3 +160,7 @@ def keywords_from_text(text: str) -> dict[str, Any]:
             raise ValueError(f"write each keyword as key=value, not {word!r}")
         keywords[key] = loose_json(value)
     return keywords
+
+
+def _is_string(node: Node) -> bool:
+    return isinstance(node, ScalarNode) and node.kind == "string"
