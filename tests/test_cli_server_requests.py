@@ -77,3 +77,11 @@ def test_roots_are_the_current_directory_or_the_given_ones(asking: ServedMcp, tm
 def test_a_root_that_is_not_a_directory_is_refused(asking: ServedMcp, tmp_path: Path):
     result = call(asking, "roots", "--root", str(tmp_path / "missing"))
     assert_one_line_error(result, 2, "missing: not a directory")
+
+
+def test_the_client_introduces_itself_as_fleet_tui_and_its_version(asking: ServedMcp):
+    from fleet_tui import __version__
+
+    result = call(asking, "client_info")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"name": "fleet-tui", "version": __version__}

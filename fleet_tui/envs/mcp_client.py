@@ -93,8 +93,15 @@ class ClientHandlers:
         return tap
 
     def session_options(self, url: str) -> dict[str, Any]:
-        """Keyword arguments for `mcp.client.session.ClientSession` on the endpoint at `url`."""
-        options: dict[str, Any] = {}
+        """Keyword arguments for `mcp.client.session.ClientSession` on the endpoint at `url`;
+        the client introduces itself as fleet-tui, not as the SDK's default."""
+        import mcp.types
+
+        from fleet_tui import __version__
+
+        options: dict[str, Any] = {
+            "client_info": mcp.types.Implementation(name="fleet-tui", version=__version__)
+        }
         if self.on_notification:
             options["message_handler"] = self._message_handler(url)
         roots = self._current_roots if self.roots is not None else None
