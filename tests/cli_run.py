@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.fixtures.local_host import TEST_API_KEY
 
@@ -30,14 +31,18 @@ TASKS = {
 }
 
 
-def fleet_tui(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run `python -m fleet_tui ARGS` with the test API key; never waits more than a minute."""
+def fleet_tui(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
+    """Run `python -m fleet_tui ARGS` (in `cwd`, default this one) with the test API key;
+    never waits more than a minute."""
     return subprocess.run(
         [sys.executable, "-m", "fleet_tui", *args],
         capture_output=True,
         text=True,
         timeout=60,
         env=child_env(env),
+        cwd=cwd,
     )
 
 

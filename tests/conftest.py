@@ -13,5 +13,6 @@ pytest_plugins = [
     "tests.fixtures.raw_mcp",
     "tests.fixtures.talkative",
     "tests.fixtures.everything",
+    "tests.fixtures.filesystem_server",
     "tests.fixtures.pypi_servers",
 ]

@@ -1,6 +1,6 @@
 """Headless commands answer a server's questions without asking anyone: elicitations are
 declined unless `--elicit JSON` (checked against the schema the server asks for) answers
-them, sampling is declined, and the roots are the current directory or `--root PATH`."""
+them, sampling is declined, and the roots are those of `--root PATH` (none by default)."""
 
 from __future__ import annotations
 
@@ -67,9 +67,9 @@ def test_sampling_is_declined_headless(asking: ServedMcp):
     assert result.stdout.startswith("no reply:") and "declined" in result.stdout
 
 
-def test_roots_are_the_current_directory_or_the_given_ones(asking: ServedMcp, tmp_path: Path):
+def test_no_roots_are_offered_unless_given(asking: ServedMcp, tmp_path: Path):
     default = call(asking, "roots")
-    assert json.loads(default.stdout) == [Path.cwd().resolve().as_uri()]
+    assert json.loads(default.stdout) == []
     given = call(asking, "roots", "--root", str(tmp_path), "--root", ".")
     assert json.loads(given.stdout) == [tmp_path.resolve().as_uri(), Path.cwd().resolve().as_uri()]
 

@@ -30,7 +30,7 @@ async def test_the_info_view_shows_server_info_instructions_literally_and_its_ke
             "See [link=https://evil.example]the docs[/link] and [@click=app.quit]quit[/]." in shown
         )
         assert "␛[31mred by escape␛[0m, and a lone [/]" in shown
-        assert Path.cwd().as_uri() in shown  # the roots offered
+        assert "(no roots offered)" in shown  # none unless asked
         await pilot.press("f1")  # its keys
         await wait_for(pilot, lambda: "Add a root directory" in screen_text(app))
         await pilot.press("escape", "escape")
@@ -85,3 +85,25 @@ async def test_a_root_is_removed_with_delete_and_long_instructions_are_cut(
         await wait_for(pilot, lambda: "the servers were told" in screen_text(app))
         assert app.controller.roots() == [str(tmp_path)]
         assert Path.cwd().as_uri() not in screen_text(app)
+
+
+async def test_removing_the_last_root_tells_the_server_there_are_none(everything_http, tmp_path):
+    from fleet_tui.ui.app import FleetTuiApp
+
+    app = FleetTuiApp(McpTarget(urls=[everything_http.url]), roots=[str(tmp_path)])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        assert tmp_path.as_uri() in (await call(pilot, "get-roots-list")).result.text()
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: isinstance(app.screen, EndpointsScreen))
+        await pilot.click("#root-list")
+        await pilot.press("home", "delete")
+        await wait_for(pilot, lambda: "the servers were told" in screen_text(app))
+        assert app.controller.roots() == []
+        await pilot.press("escape")
+        listed = ""
+        for _ in range(50):  # the server asks for the roots again once told they changed
+            listed = (await call(pilot, "get-roots-list")).result.text()
+            if tmp_path.as_uri() not in listed:
+                break
+        assert "no roots are currently configured" in listed, listed

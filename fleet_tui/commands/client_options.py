@@ -1,5 +1,6 @@
-"""What the client answers servers that ask it things: `--root PATH` (the roots offered, the
-current directory by default) and, headless, `--elicit JSON` (the answer to an elicitation;
+"""What the client answers servers that ask it things: `--root PATH` (the roots offered; none
+by default, since a server such as server-filesystem replaces the folders it was configured
+with by the roots a client offers) and, headless, `--elicit JSON` (the answer to an elicitation;
 without it every elicitation and sampling request is declined)."""
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def add_root_argument(parser: argparse.ArgumentParser) -> None:
         "--root",
         dest="roots",
         metavar="PATH",
-        help="a directory offered to servers as a root (repeatable; default: the current one)",
+        help="a directory offered to servers as a root (repeatable; default: none, so a server "
+        "keeps the folders it was configured with)",
     )
 
 
@@ -41,7 +43,7 @@ def roots_from_args(args: argparse.Namespace) -> list[str]:
     """The root directories to offer; EnvError (exit 2) for one that is not a directory."""
     from fleet_tui.envs.server_requests import root_problem
 
-    roots: list[str] = getattr(args, "roots", None) or ["."]
+    roots: list[str] = getattr(args, "roots", None) or []
     for root in roots:
         if (problem := root_problem(root)) is not None:
             raise EnvError(f"--root {problem}")

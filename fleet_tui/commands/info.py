@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
                 out(f"  {line}")
             out()
         out("Roots offered")
-        for root in roots:
+        for root in roots or ["(none: --root PATH offers one)"]:
             out(f"  {visible(root)}")
         return 0
 

@@ -33,7 +33,7 @@ def run_on_env(
 ) -> int:
     """Connect to `target`, run `work(env)`, close; returns the exit code. `handlers` hear what
     the env's MCP servers send on their own (see `server_output`) and answer what they ask
-    (default: the current directory as root, elicitation and sampling declined). With
+    (default: no roots, elicitation and sampling declined). With
     `keep_warm` (seconds), a warm-session daemon is left holding the target's session open
     for the next command (`fleet_tui/warm`). `env_options` go to the adapter (`make_env`): an
     OpenEnv session's first `seed`, say."""
@@ -65,7 +65,7 @@ async def _run(
             else make_env(target, **options)
         )
         if isinstance(hearing := unwrapped(env), HearsServer):
-            hearing.listen(handlers or HeadlessAnswers(["."]).handlers())
+            hearing.listen(handlers or HeadlessAnswers([]).handlers())
         try:
             return await connected_work(env, work, env.connect)
         except asyncio.CancelledError:

@@ -1,6 +1,6 @@
 """What servers ask the person, answered through dialogs: an elicitation opens a form, a
 sampling request a reply box, a sign-in (OAuth) shows the authorization URL until the browser
-comes back; the roots offered are the ones given (`--root`) or the current directory. The MCP
+comes back; the roots offered are the ones given (`--root`), none by default. The MCP
 session runs in the app's event loop, so a request waits for its dialog. Elicitation and
 sampling wait in one `RequestLine`: a few dialogs at a time, the number waiting shown under
 them, the rest refused."""
@@ -31,8 +31,8 @@ class ServerDialogs(AppPart):
     """Answers servers' elicitation, sampling and sign-in requests by asking the person."""
 
     def answer_servers(self, roots: list[str] | None = None) -> None:
-        """Set the session's handlers to these dialogs and offer `roots` (default: ".")."""
-        offered = list(roots or ["."])
+        """Set the session's handlers to these dialogs and offer `roots` (default: none)."""
+        offered = list(roots or [])
         self.server_requests = RequestLine(self._show_waiting)
         handlers = self.controller.client_handlers
         handlers.elicit = self.ask_elicitation
