@@ -13,6 +13,7 @@ import pytest
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import AudioBlock, EnvError, ResourceLinkBlock, TextBlock
 from fleet_tui.envs.mcp_catalog import McpCatalog, updated_uri
+from fleet_tui.envs.mcp_client import CLIENT_LOGGER
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.envs.tool_hints import hint_words, task_note, tool_mark
 from tests.fixtures.catalog_server import BLOB, WAV
@@ -146,16 +147,61 @@ async def test_content_and_tool_annotations_are_kept(session):
     assert link.blocks[0].uri == "memo://notes"
 
 
-async def test_a_reopened_connection_holds_no_subscriptions(catalog_mcp):
+def client_notes(heard: list[Any]) -> list[str]:
+    """What the client itself said in the log (ClientHandlers.note)."""
+    return [n.params.data for n in heard if getattr(n.params, "logger", None) == CLIENT_LOGGER]
+
+
+async def reopen(session: SessionController) -> None:
+    """Drop the session's only connection and reconnect."""
+    [endpoint] = session.env.union._endpoints
+    endpoint.mark_down("dropped by the test")
+    await session.env.reconnect()
+    assert endpoint.is_up
+
+
+async def test_a_reopened_connection_is_subscribed_again_saying_so(catalog_mcp):
+    heard: list[Any] = []
     session = SessionController(McpTarget(urls=[catalog_mcp.url]))
+    session.client_handlers.on_notification.append(lambda _url, n: heard.append(n))
     await session.connect()
     try:
         catalog = catalog_of(session)
         await catalog.subscribe("memo://notes")
-        [endpoint] = session.env.union._endpoints
-        endpoint.mark_down("dropped by the test")
-        await session.env.reconnect()
-        assert endpoint.is_up
-        assert catalog.subscribed == set()
+        await reopen(session)
+        assert catalog.subscribed == {"memo://notes"}
+        assert client_notes(heard) == [
+            f"{catalog_mcp.url}: restored on connecting: subscribed again to memo://notes"
+        ]
+        await session.env.call_tool("touch", {"text": "third notes"})
+        for _ in range(50):  # the update comes on the new connection, subscribed again
+            if any(updated_uri(n) for n in heard):
+                break
+            await asyncio.sleep(0.05)
+        assert [updated_uri(n) for n in heard if updated_uri(n)] == ["memo://notes"]
+    finally:
+        await session.close_env()
+
+
+async def test_server_everything_gets_its_log_level_and_subscription_back_on_reconnect(
+    everything_http,
+):
+    heard: list[Any] = []
+    session = SessionController(McpTarget(urls=[everything_http.url]))
+    session.client_handlers.on_notification.append(lambda _url, n: heard.append(n))
+    await session.connect()
+    uri = "demo://resource/static/document/features.md"
+    try:
+        await catalog_of(session).subscribe(uri)
+        assert await session.set_log_level("debug") == []
+        heard.clear()
+        await reopen(session)
+        assert client_notes(heard) == [
+            f"{everything_http.url}: restored on connecting: log level debug sent again; "
+            f"subscribed again to {uri}"
+        ]
+        said = [str(n.params.data) for n in heard if n.method == "notifications/message"]
+        # the server heard the subscription on the new connection:
+        assert any(f"Received Subscribe Resource request for URI: {uri}" in line for line in said)
     finally:
         await session.close_env()

@@ -71,11 +71,23 @@ class McpCatalog:
         """The URIs subscribed to on the endpoints' current connections."""
         return set(self._subscriptions)
 
-    def forget_subscriptions(self, endpoints: Sequence[McpEndpoint]) -> None:
-        """Drop the subscriptions held on `endpoints`: a new connection starts without any."""
-        for uri, owner in list(self._subscriptions.items()):
-            if owner in endpoints:
+    async def resubscribe(self, endpoints: Sequence[McpEndpoint]) -> dict[McpEndpoint, list[str]]:
+        """Subscribe again to what was subscribed on `endpoints`, which were just reopened (a
+        new connection starts without subscriptions); per endpoint, what was subscribed again
+        and what was lost (dropped, saying why)."""
+        held = [(uri, owner) for uri, owner in self._subscriptions.items() if owner in endpoints]
+        outcomes = await asyncio.gather(
+            *(self._subscription(uri, subscribe=True) for uri, _ in held), return_exceptions=True
+        )
+        said: dict[McpEndpoint, list[str]] = {}
+        for (uri, owner), outcome in zip(held, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
                 del self._subscriptions[uri]
+                line = f"subscription to {visible(uri)} lost ({failure(outcome)})"
+            else:
+                line = f"subscribed again to {visible(uri)}"
+            said.setdefault(owner, []).append(line)
+        return said
 
     def offers(self, feature: str) -> bool:
         """Whether any connected endpoint offers `feature` ("resources", "prompts")."""

@@ -30,6 +30,9 @@ every JSON-RPC message the session sends or receives."""
 HttpTap = Callable[[str, Any], None]
 """Called with (endpoint URL, an `envs.traffic.HttpExchange`) for every HTTP request."""
 
+CLIENT_LOGGER = "fleet-tui"
+"""The logger name of the log messages the client itself adds (see `ClientHandlers.note`)."""
+
 
 @dataclass
 class ClientHandlers:
@@ -54,6 +57,18 @@ class ClientHandlers:
     """Each sees every JSON-RPC message in and out (the protocol log)."""
     on_http: list[HttpTap] = field(default_factory=list)
     """Each sees every HTTP request to an HTTP endpoint, with its status and timing."""
+
+    def note(self, url: str, line: str) -> None:
+        """Tell the listeners what the client itself did on the endpoint at `url` (what it
+        restored on reconnecting), as a log message of the logger CLIENT_LOGGER, so it shows
+        in the servers' log beside what they said."""
+        import mcp.types
+
+        params = mcp.types.LoggingMessageNotificationParams(
+            level="notice", logger=CLIENT_LOGGER, data=line
+        )
+        for handler in self.on_notification:
+            handler(url, mcp.types.LoggingMessageNotification(params=params))
 
     def progress_callback(self, url: str, tool: str) -> Progress:
         """The progress callback for one tools/call (given always, so a progressToken is sent)."""

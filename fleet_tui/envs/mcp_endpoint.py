@@ -109,6 +109,11 @@ class McpEndpoint:
         self.listing_warning: str | None = None
         """What was wrong with the last tools/list that still gave tools, if anything."""
         self._sign_in: SignInAuth | None = None
+        self.log_level_taken: str | None = None
+        """The log level this connection's server took when it opened (None: none asked, or
+        it did not take it)."""
+        self.opened = 0
+        """How many connections opened (more than one: the current one reopened it)."""
 
     @property
     def sign_in_warning(self) -> str | None:
@@ -145,9 +150,12 @@ class McpEndpoint:
             await self.close(final=False)
             self._set_state(EndpointState.DOWN, failure)
             raise EndpointDown(failure, retryable=self._retryable)
+        self.opened += 1
+        self.log_level_taken = None
         if self.handlers.log_level is not None and self.offers_logging:
             with contextlib.suppress(Exception):  # the level is a wish: never fail a connection
                 await self.set_log_level(self.handlers.log_level)
+                self.log_level_taken = self.handlers.log_level
 
     async def _until_connected(self) -> None:
         """Wait for the session, up to the connect timeout (TimeoutError past it)."""

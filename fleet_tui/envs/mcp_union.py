@@ -116,7 +116,7 @@ class McpUnion:
         )
         opened = [e for e in endpoints if not (keep_open and e.is_up)]
         await asyncio.gather(*(self._open_with_retry(endpoint) for endpoint in opened))
-        self.catalog.forget_subscriptions(opened)
+        await self._restore(opened, progress)
         failed = [endpoint for endpoint in endpoints if not endpoint.is_up]
         if not any(endpoint.is_up for endpoint in self._endpoints):
             raise EnvError("could not connect to any MCP endpoint: " + failures(failed))
@@ -129,6 +129,18 @@ class McpUnion:
             progress,
             f"Connected {up}/{len(endpoints)} MCP endpoints in {time.monotonic() - started:.1f}s",
         )
+
+    async def _restore(self, opened: list[McpEndpoint], progress: Progress | None) -> None:
+        """Subscribe the reopened endpoints again to what they were subscribed to, and say
+        what each restored (with the log level it took on opening) in the log and progress."""
+        said = await self.catalog.resubscribe(opened)
+        for endpoint in opened:
+            level = endpoint.log_level_taken
+            restored = ([f"log level {level} sent again"] if level else []) + said.get(endpoint, [])
+            if restored and endpoint.is_up and endpoint.opened > 1:
+                line = f"{endpoint.url}: restored on connecting: {'; '.join(restored)}"
+                self.handlers.note(endpoint.url, line)
+                say(progress, line)
 
     async def _open_with_retry(self, endpoint: McpEndpoint) -> None:
         with contextlib.suppress(EndpointDown):
