@@ -133,7 +133,7 @@ async def test_take_over_lets_the_persons_calls_go_first_and_the_session_replays
         await w.pilot.press("ctrl+n", "t")  # the Agent pane: take over
         agents = w.call("echo", {"text": "agent"})
         await wait_for(w.pilot, lambda: len(w.held) == 1)
-        mine = await call(w.pilot, "shared", {"text": "person"})
+        mine = await call(w.pilot, "alpha/shared", {"text": "person"})
         assert mine.status == CallStatus.OK and not agents.done()
         await w.pilot.press("ctrl+n", "t")  # give back
         assert (await w.finish(agents)).content[0].text == "agent"
@@ -141,7 +141,7 @@ async def test_take_over_lets_the_persons_calls_go_first_and_the_session_replays
     events = [json.loads(line) for line in record.read_text().splitlines()]
     sent = [(e["tool"], e["arguments"]) for e in events if e["event"] == "call"]
     assert sent == [
-        ("shared", {"text": "person"}),
+        ("alpha/shared", {"text": "person"}),
         ("echo", {"text": "agent"}),
         ("add", {"a": 20, "b": 22}),
     ]

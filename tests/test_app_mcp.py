@@ -12,7 +12,7 @@ async def test_lists_the_union_with_owners_and_filters_fuzzily(two_servers):
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         names = [t.name for t in app.controller.tools]
-        assert {"echo", "picture", "slow_count", "whoami"} <= set(names)
+        assert {"echo", "picture", "slow_count", "alpha/whoami", "beta/whoami"} <= set(names)
         owners = {t.name: t.endpoint for t in app.controller.tools}
         assert owners["echo"].startswith(two_servers.urls[0].rsplit("/", 1)[0])
         assert owners["picture"].startswith(two_servers.urls[1].rsplit("/", 1)[0])

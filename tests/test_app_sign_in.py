@@ -80,7 +80,8 @@ async def test_two_servers_signing_in_at_once_leave_no_dialog_behind() -> None:
                 for dialog in (lower, upper):  # the covered one's browser comes back first
                     assert (await browser.get(dialog.request.url)).status_code == 200
             await wait_for(
-                pilot, lambda: len(app.controller.tools) == len(TOOL_NAMES) and not dialogs()
+                pilot,  # both servers' tools, the names they share qualified on each
+                lambda: len(app.controller.tools) == 2 * len(TOOL_NAMES) and not dialogs(),
             )
             assert len(app.screen_stack) == 1
     finally:

@@ -52,13 +52,15 @@ async def test_the_agent_sees_the_union_and_gets_each_endpoints_results(
         assert server["headers"] == {"Authorization": f"Bearer {served.token}"}
         async with mcp_session(served.url, served.token) as agent:
             tools = {tool.name: tool for tool in (await agent.list_tools()).tools}
-            for name in ("whoami", "echo", "add", "picture", "fail", "clock", "clash"):
+            for name in ("alpha/whoami", "beta/whoami", "echo", "add", "picture", "clock"):
                 assert name in tools
+            assert "whoami" not in tools, "a name both offer is qualified on each"
             assert tools["add"].input_schema["required"] == ["a"]
             assert tools["clock"].annotations.read_only_hint is True
             assert tools["clock"].annotations.title == "Clock"
             assert tools["clock"].output_schema is not None
             assert (await agent.call_tool("echo", {"text": "hi"})).content[0].text == "hi"
+            assert (await agent.call_tool("beta/whoami", {})).content[0].text == "beta"
             assert (await agent.call_tool("add", {"a": 2, "b": 3})).structured_content == {
                 "result": 5
             }
@@ -74,14 +76,16 @@ async def test_the_agent_sees_the_union_and_gets_each_endpoints_results(
     calls = [line for line in lines if line["event"] == "call"]
     assert [(c["tool"], c["status"], c["caller"]) for c in calls] == [
         ("echo", "ok", "agent"),
+        ("beta/whoami", "ok", "agent"),
         ("add", "ok", "agent"),
         ("picture", "ok", "agent"),
         ("fail", "error", "agent"),
     ]
-    assert calls[2]["images"] == 1 and calls[0]["text"] == "hi"
+    assert calls[3]["images"] == 1 and calls[0]["text"] == "hi"
     recorded = [json.loads(line) for line in record.read_text().splitlines()]
     assert [e["tool"] for e in recorded if e["event"] == "call"] == [
         "echo",
+        "beta/whoami",
         "add",
         "picture",
         "fail",

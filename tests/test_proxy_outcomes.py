@@ -46,9 +46,9 @@ async def test_refused_and_abandoned_calls_are_recorded_with_their_outcomes(
         await wait_for(w.pilot, lambda: left.status == CallStatus.CANCELLED)
 
         await w.pilot.press("f11")  # resume: the next call is made
-        assert (await w.finish(w.call("whoami"))).content[0].text == "alpha"
+        assert (await w.finish(w.call("alpha/whoami"))).content[0].text == "alpha"
         await w.pilot.press("f11")
-        w.call("shared", {"text": "held at quit"})
+        w.call("alpha/shared", {"text": "held at quit"})
         await wait_for(w.pilot, lambda: len(w.held) == 1)
         await w.pilot.press("ctrl+q")
 
@@ -61,9 +61,9 @@ async def test_refused_and_abandoned_calls_are_recorded_with_their_outcomes(
     assert unmade == [
         ("echo", "agent", "refused", REFUSED_BY_PERSON),
         ("add", "agent", "abandoned", ABANDONED),
-        ("shared", "agent", "abandoned", CLOSING),
+        ("alpha/shared", "agent", "abandoned", CLOSING),
     ]
-    assert [e["tool"] for e in events if e["event"] == "call"] == ["whoami"]
+    assert [e["tool"] for e in events if e["event"] == "call"] == ["alpha/whoami"]
 
     mcp = [word for url in two_servers.urls for word in ("--mcp", url)]
     replayed = fleet_tui("replay", str(path), *mcp)

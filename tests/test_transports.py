@@ -119,7 +119,8 @@ def test_stdio_and_http_endpoints_mix_in_one_union(mcp_alpha):
     listed = json.loads(result.stdout)
     owners = {tool["name"]: tool["endpoint"] for tool in listed["tools"]}
     assert owners["wait"] == f"stdio: {STDIO_COMMAND}"
-    assert owners["echo"] == mcp_alpha.url, "a clash goes to the first endpoint, --mcp ones first"
+    assert owners["alpha/echo"] == mcp_alpha.url, "a name both offer is qualified on each"
+    assert [n for n in owners if n.endswith("/echo") and owners[n].startswith("stdio: ")]
     assert [e["transport"] for e in listed["endpoints"]] == ["http", "stdio"]
 
 

@@ -36,8 +36,9 @@ from fleet_tui.envs.mcp_endpoint import (
     keep_mcp_logs_off_the_terminal,
 )
 from fleet_tui.envs.mcp_transports import EndpointSpec
-from fleet_tui.envs.results import error_result, tool_from_mcp, tool_result_from_mcp
+from fleet_tui.envs.results import error_result, tool_result_from_mcp
 from fleet_tui.envs.tool_call import tool_call
+from fleet_tui.envs.tool_union import ToolUnion, endpoint_labels, union_of
 from fleet_tui.text import describe_error, visible
 
 if TYPE_CHECKING:
@@ -62,9 +63,12 @@ class McpUnion:
         attempts: int = 3,
         backoff_s: float = 0.25,
         child_stderr: TextIO | None = None,
+        qualify_clashes: bool = False,
     ) -> None:
         """`urls` are HTTP endpoints (sent `headers`), `stdio` commands of servers to run; a
-        stdio server's stderr is kept in its endpoint's status and echoed to `child_stderr`."""
+        stdio server's stderr is kept in its endpoint's status and echoed to `child_stderr`.
+        `qualify_clashes`: a tool name several endpoints offer is reached as `LABEL/NAME` on
+        each (envs/tool_union.py); else the first endpoint wins it."""
         specs = [EndpointSpec.http(url, headers) for url in urls]
         specs += [EndpointSpec.stdio(line) for line in stdio]
         if not specs:
@@ -79,9 +83,9 @@ class McpUnion:
         """The endpoints' resources, templates and prompts."""
         self.attempts = attempts
         self.backoff_s = backoff_s
+        self.qualify_clashes = qualify_clashes
         self._tools: list[Tool] | None = None
-        self._owner_of: dict[str, McpEndpoint] = {}
-        self.conflicts: list[ToolConflict] = []
+        self._union = ToolUnion()
         self._warnings: list[str] = []
 
     def listen(self, handlers: ClientHandlers) -> None:
@@ -158,6 +162,12 @@ class McpUnion:
             await asyncio.sleep(self.backoff_s * 2**attempt)
         raise AssertionError("unreachable: the last attempt returns or raises")
 
+    @property
+    def conflicts(self) -> list[ToolConflict]:
+        """Names two endpoints offer with different schemas, the first one kept (a union
+        that does not qualify clashes)."""
+        return self._union.conflicts
+
     # -- listing -------------------------------------------------------------------------------
 
     async def list_tools(self, refresh: bool = False) -> list[Tool]:
@@ -183,7 +193,9 @@ class McpUnion:
                 "no MCP endpoint answered tools/list: "
                 + "; ".join(listing_failure(endpoint, error) for endpoint, error in failed)
             )
-        self._tools, self._owner_of, self.conflicts = union_of(answered)
+        labels = endpoint_labels(self._endpoints) if self.qualify_clashes else None
+        self._union = union_of(answered, labels)
+        self._tools = self._union.tools
         self._warnings = (
             [f"MCP endpoint failed: {listing_failure(e, error)}" for e, error in failed]
             + [
@@ -195,7 +207,7 @@ class McpUnion:
             + [
                 f"tool {c.name!r} is offered by {c.kept_endpoint} and {c.other_endpoint} with "
                 f"different schemas; using the one from {c.kept_endpoint}"
-                for c in self.conflicts
+                for c in self._union.conflicts
             ]
         )
         return self._tools
@@ -234,10 +246,14 @@ class McpUnion:
         from mcp.shared.exceptions import MCPError
 
         tools = await self.list_tools()
-        endpoint = self._owner_of.get(name)
-        if endpoint is None:
+        owner = self._union.owners.get(name)
+        if owner is None and name in self._union.qualified:
+            names = ", ".join(map(visible, self._union.qualified[name]))
+            raise EnvError(f"tool {name!r} is offered by several endpoints: call one of {names}")
+        if owner is None:
             known = ", ".join(sorted(visible(tool.name) for tool in tools)) or "none"
             raise EnvError(f"unknown tool {name!r} (available: {known})")
+        endpoint = owner.endpoint
         tool = next(tool for tool in tools if tool.name == name)
         if tool.broken is not None:
             raise EnvError(
@@ -248,7 +264,7 @@ class McpUnion:
         try:
             progress = self.handlers.progress_callback(endpoint.url, name)
             result = await endpoint.request(
-                tool_call(name, arguments, progress), self.timeouts.call
+                tool_call(owner.server_name, arguments, progress), self.timeouts.call
             )
         except EndpointDown as error:
             raise EnvError(
@@ -340,29 +356,6 @@ class McpUnion:
         await asyncio.gather(*(endpoint.close() for endpoint in self._endpoints))
 
 
-def union_of(
-    answered: list[tuple[McpEndpoint, list[mcp.types.Tool]]],
-) -> tuple[list[Tool], dict[str, McpEndpoint], list[ToolConflict]]:
-    """Merge per-endpoint listings by name: first endpoint wins, different schemas conflict."""
-    tools: dict[str, Tool] = {}
-    owners: dict[str, McpEndpoint] = {}
-    conflicts: list[ToolConflict] = []
-    for endpoint, listing in answered:
-        for item in listing:
-            tool = tool_from_mcp(item, endpoint.url)
-            kept = tools.get(tool.name)
-            if kept is None:
-                tools[tool.name] = tool
-                owners[tool.name] = endpoint
-            elif kept.input_schema != tool.input_schema:
-                conflicts.append(
-                    ToolConflict(
-                        name=tool.name, kept_endpoint=kept.endpoint, other_endpoint=endpoint.url
-                    )
-                )
-    return list(tools.values()), owners, conflicts
-
-
 def failures(endpoints: list[McpEndpoint]) -> str:
     return "; ".join(f"{e.url}: {e.status.error or 'failed'}" for e in endpoints)
 
@@ -396,6 +389,7 @@ class McpEnv:
             headers=target.headers,
             timeouts=timeouts,
             child_stderr=child_stderr,
+            qualify_clashes=True,
         )
 
     def listen(self, handlers: ClientHandlers) -> None:
