@@ -153,3 +153,25 @@ async def test_quitting_while_a_dialog_waits_closes_the_app(asking: ServedMcp) -
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: app.return_code is not None, 15)
     assert app.return_code == 0
+
+
+async def test_a_call_refused_until_a_page_is_opened_shows_the_page_to_copy(
+    asking: ServedMcp,
+) -> None:
+    from fleet_tui.ui.screens.visit_screen import VisitScreen
+
+    app = FleetTuiApp(McpTarget(urls=[asking.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await start_call(pilot, "linked")
+        await wait_for(pilot, lambda: isinstance(app.screen, VisitScreen))
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "https://example.com/link?session=7" in shown
+        assert "Link your [b]account[/b]" in shown  # the server's reason, literally
+        await pilot.press("c")
+        assert app.clipboard == "https://example.com/link?session=7"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, VisitScreen))
+        record = app.controller.records[-1]
+        assert "https://example.com/link?session=7" in record.result.text()

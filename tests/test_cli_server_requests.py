@@ -85,3 +85,10 @@ def test_the_client_introduces_itself_as_fleet_tui_and_its_version(asking: Serve
     result = call(asking, "client_info")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"name": "fleet-tui", "version": __version__}
+
+
+def test_a_call_refused_until_a_page_is_opened_prints_the_page(asking: ServedMcp):
+    result = call(asking, "linked")
+    assert result.returncode == 1, result.stderr
+    assert "URL elicitation required" in result.stdout
+    assert "https://example.com/link?session=7  (Link your [b]account[/b])" in result.stdout

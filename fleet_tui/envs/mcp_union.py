@@ -36,6 +36,7 @@ from fleet_tui.envs.mcp_endpoint import (
     keep_mcp_logs_off_the_terminal,
 )
 from fleet_tui.envs.mcp_transports import EndpointSpec
+from fleet_tui.envs.pages_to_visit import pages_to_visit, refused_text
 from fleet_tui.envs.results import error_result, tool_result_from_mcp
 from fleet_tui.envs.tool_call import tool_call
 from fleet_tui.envs.tool_union import ToolUnion, endpoint_labels, union_of
@@ -294,9 +295,10 @@ class McpUnion:
                 f"tool {name!r} gave no answer within {self.timeouts.call:g}s; it may still have "
                 "run on the server (not retried)"
             ) from None
-        except MCPError as error:
+        except MCPError as error:  # -32042 also lists pages to open: its text names them
+            pages = pages_to_visit(error.code, error.data)
             return error_result(
-                error.message,
+                refused_text(error.message, pages),
                 f"mcp error {error.code}",
                 endpoint=endpoint.url,
                 latency_s=time.monotonic() - started,

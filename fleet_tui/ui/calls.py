@@ -1,5 +1,6 @@
 """Calling tools from the app: one call worker at a time (group "call", esc cancels it), the
-computer actions queued meanwhile after it, and the result shown in the result view."""
+computer actions queued meanwhile after it, and the result shown in the result view (with a
+dialog for the page to open when the server refused the call until one is visited)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from typing import Any
 
 from fleet_tui.controller import CallRecord, CallStatus
 from fleet_tui.envs.base import ToolResult
+from fleet_tui.envs.pages_to_visit import pages_of
 from fleet_tui.text import describe_error, name_line, one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
+from fleet_tui.ui.screens.visit_screen import VisitScreen
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 
 
@@ -78,6 +81,8 @@ class CallActions(AppPart):
             self.refresh_status()
             return
         await self.show_result(record)
+        if pages := pages_of(result):
+            self.push_screen(VisitScreen(record.tool, pages))
         shots = result.images()
         if shots and self.controller.computer_use:
             self.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)

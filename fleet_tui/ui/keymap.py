@@ -45,6 +45,7 @@ AREAS: dict[str, str] = {
     "image": "Full-screen image",
     "ask": "A server's question (elicitation, sampling)",
     "sign_in": "A server asks you to sign in (OAuth)",
+    "visit": "A call needs a page opened (URL elicitation)",
     "agent": "Agent pane (with --serve-mcp)",
     "resources": "Resources",
     "prompts": "Prompts",
@@ -249,6 +250,9 @@ ACTIONS: list[Action] = [
         "open_browser", "o", "Open it in a browser", area="sign_in", short="Open", palette=False
     ),
     Action("cancel", "escape", "Give the sign-in up", area="sign_in", palette=False),
+    Action("copy_url", "c", "Copy the page's URL", area="visit", short="Copy", palette=False),
+    Action("open_browser", "o", "Open it in a browser", area="visit", short="Open", palette=False),
+    Action("close", "escape", "Close", area="visit", palette=False),
     Action("cancel", "escape", "Cancel", area="trajectory_open", palette=False),
 ]
 

@@ -4,19 +4,18 @@ itself once it does; cancelling it gives the sign-in up."""
 
 from __future__ import annotations
 
-import asyncio
-
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from fleet_tui.browser import can_open_browser, open_browser
+from fleet_tui.browser import can_open_browser
 from fleet_tui.envs.server_requests import SignInRequest
 from fleet_tui.text import clean, describe_seconds, one_line
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import literal
+from fleet_tui.ui.url_actions import copy_url, open_url
 
 
 class SignInScreen(ModalScreen[None]):
@@ -60,17 +59,11 @@ class SignInScreen(ModalScreen[None]):
 
     @on(Button.Pressed, "#copy")
     def action_copy_url(self) -> None:
-        self.app.copy_to_clipboard(self.request.url)
-        self.notify("The authorization URL is in the clipboard.", title="Copied", markup=False)
+        copy_url(self, self.request.url, "The authorization URL")
 
     @on(Button.Pressed, "#open")
     async def action_open_browser(self) -> None:
-        if not await asyncio.to_thread(open_browser, self.request.url):
-            self.notify(
-                "No graphical browser here: copy the URL (c) into one.",
-                severity="warning",
-                markup=False,
-            )
+        await open_url(self, self.request.url)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
