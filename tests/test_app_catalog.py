@@ -119,7 +119,7 @@ async def test_subscribing_marks_an_updated_resource_until_it_is_read_again(cata
         await choose(pilot, pane, 0)
         await shown_title(pilot, "Resource memo://notes")
         assert "rewritten notes" in rendered_text(app)
-        assert pane.updated == set()
+        assert not pane.updated
         pane.options.highlighted = 0
         pane.options.focus()
         await pilot.press("u")
@@ -287,3 +287,19 @@ async def test_the_panes_list_again_when_the_server_says_resources_or_prompts_ch
             await wait_for(pilot, lambda: "fresh" in [p.name for p in prompts[0].prompts])
     finally:
         served.stop()
+
+
+async def test_repeated_updates_are_counted_on_the_resource_with_one_toast(catalog_mcp):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_resources(pilot)
+        pane.options.highlighted = 0
+        await pilot.press("u")
+        await wait_for(pilot, lambda: "memo://notes" in pane.subscribed)
+        for round in range(1, 4):
+            await call(pilot, "touch", {"text": f"notes, round {round}"})
+            await wait_for(pilot, lambda round=round: pane.updated.get("memo://notes") == round)
+        row = str(pane.options.get_option_at_index(0).prompt)
+        assert "memo://notes" in row and "updated 3 times" in row
+        toasts = [n.message for n in app._notifications if "changed" in n.message]
+        assert toasts == ["memo://notes changed: enter in Resources reads it again"]

@@ -1,7 +1,8 @@
 """The Resources and Prompts panes of the app: added once the env's servers list some, reading
 resources (templates ask for their values, with the server's completions), getting prompts
 through a form, subscriptions, and resource links in results; what comes back is shown in the
-result view. A server's `notifications/resources/updated` marks the resource in its pane."""
+result view. A server's `notifications/resources/updated` marks the resource in its pane and
+counts there how often it changed since read (a toast only for the first change)."""
 
 from __future__ import annotations
 
@@ -170,11 +171,17 @@ class CatalogActions(AppPart):
         self.notify(f"{verb} {one_line(uri, 100)}", markup=False)
 
     def on_resource_updated(self, event: ResourceUpdated) -> None:
-        for pane in self.query(ResourcesPane):
+        """Count the update on the resource's row; a toast only for its first change since
+        it was read, so a server that says so every few seconds does not cover the screen."""
+        panes = list(self.query(ResourcesPane))
+        first = not any(event.uri in pane.updated for pane in panes)
+        for pane in panes:
             pane.mark_updated(event.uri)
-        self.notify(
-            f"{one_line(event.uri, 100)} changed: enter in Resources reads it again", markup=False
-        )
+        if first:
+            self.notify(
+                f"{one_line(event.uri, 100)} changed: enter in Resources reads it again",
+                markup=False,
+            )
 
     # -- keys --------------------------------------------------------------------------------------
 

@@ -17,7 +17,8 @@ from fleet_tui.text import name_line, one_line, visible
 from fleet_tui.ui.keymap import bindings_for
 
 
-def resource_prompt(resource: Resource, *, subscribed: bool, updated: bool, width: int) -> Text:
+def resource_prompt(resource: Resource, *, subscribed: bool, updated: int, width: int) -> Text:
+    """A resource's row; `updated`: how many times the server said it changed since read."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if updated:
         text.append("* ", style="bold yellow")
@@ -25,7 +26,7 @@ def resource_prompt(resource: Resource, *, subscribed: bool, updated: bool, widt
     if subscribed:
         text.append("  subscribed", style="green")
     if updated:
-        text.append("  updated", style="yellow")
+        text.append("  updated" + (f" {updated:,} times" if updated > 1 else ""), style="yellow")
     text.append("\n")
     text.append(one_line(resource.uri, width), style="dim")
     return text
@@ -115,8 +116,8 @@ class ResourcesPane(CatalogPane):
         self.resources: list[Resource] = []
         self.templates: list[ResourceTemplate] = []
         self.subscribed: set[str] = set()
-        self.updated: set[str] = set()
-        """URIs the server said changed since they were last read here."""
+        self.updated: dict[str, int] = {}
+        """How many times the server said each URI changed since it was last read here."""
 
     def show(
         self, resources: list[Resource], templates: list[ResourceTemplate], subscribed: set[str]
@@ -125,12 +126,11 @@ class ResourcesPane(CatalogPane):
         self._refill()
 
     def mark_updated(self, uri: str) -> None:
-        self.updated.add(uri)
+        self.updated[uri] = self.updated.get(uri, 0) + 1
         self._refill()
 
     def mark_read(self, uri: str) -> None:
-        if uri in self.updated:
-            self.updated.discard(uri)
+        if self.updated.pop(uri, None) is not None:
             self._refill()
 
     def _refill(self) -> None:
@@ -141,7 +141,7 @@ class ResourcesPane(CatalogPane):
                     resource_prompt(
                         r,
                         subscribed=r.uri in self.subscribed,
-                        updated=r.uri in self.updated,
+                        updated=self.updated.get(r.uri, 0),
                         width=width,
                     ),
                     id=f"r{i}",
