@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import socket
 
 import pytest
@@ -11,6 +12,7 @@ from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from tests.app_driver import SIZE, call, wait_connected, wait_for, wait_idle
+from tests.cli_run import fleet_tui
 
 
 async def test_palette_lists_actions_and_tools(two_servers):
@@ -75,6 +77,23 @@ async def test_copy_command_reproduces_the_call(two_servers):
             f"fleet-tui call --mcp {two_servers.urls[0]} --mcp {two_servers.urls[1]} "
             '--args \'{"text":"it\'"\'"\'s"}\' -- echo'
         )
+
+
+async def test_copy_command_of_a_form_with_schema_warnings_sends_unchecked(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("echo", {})  # `text` is required
+        await pilot.pause()
+        assert app.tool_panel.problems()
+        command = app.current_command()
+    assert command == (
+        f"fleet-tui call --mcp {two_servers.urls[0]} --mcp {two_servers.urls[1]} "
+        "--unchecked -- echo"
+    )
+    result = fleet_tui(*shlex.split(command)[1:])  # as pasted into a shell
+    assert "break its schema" not in result.stderr
+    assert result.returncode == 1, result.stderr  # sent: the server's own refusal
 
 
 @pytest.fixture

@@ -39,12 +39,21 @@ def shown_fields(target: Target, instance_id: str | None = None) -> dict[str, An
 
 
 def call_command(
-    target: Target, tool: str, arguments: dict[str, Any], instance_id: str | None = None
+    target: Target,
+    tool: str,
+    arguments: dict[str, Any],
+    instance_id: str | None = None,
+    *,
+    unchecked: bool = False,
 ) -> str:
+    """The command line; `unchecked` (the arguments break the tool's schema, as the form
+    warned) adds `--unchecked`, without which the command would refuse to send them."""
     fields = shown_fields(target, instance_id)
     words = ["fleet-tui", "call", *option_words(fields, lifetime=False)]
     if arguments:
         words += ["--args", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
+    if unchecked:
+        words.append("--unchecked")
     words += ["--", *filter(None, [fields.get("env_key")]), tool]
     return " ".join(shell_word(word) for word in words)
 

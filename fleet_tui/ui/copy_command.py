@@ -1,4 +1,5 @@
-"""Copy the tool call in the form as a `fleet-tui call` command line (ctrl+y)."""
+"""Copy the tool call in the form as a `fleet-tui call` command line (ctrl+y); a form with
+schema warnings gives `--unchecked`, so the command sends what the form would."""
 
 from __future__ import annotations
 
@@ -20,7 +21,13 @@ class CopyCommandAction(AppPart):
         info = env.info if env is not None else None
         keep = info is not None and (info.keep or not info.created_here)
         instance = info.instance_id if info is not None and keep else None
-        return call_command(self.controller.target, panel.tool.name, arguments, instance)
+        return call_command(
+            self.controller.target,
+            panel.tool.name,
+            arguments,
+            instance,
+            unchecked=bool(panel.problems()),
+        )
 
     def action_copy_command(self) -> None:
         try:
