@@ -15,7 +15,7 @@ import pytest
 
 from fleet_tui.envs.base import EndpointState
 from fleet_tui.envs.mcp_union import McpUnion
-from fleet_tui.envs.stdio_lines import LineSplitter, LongLine
+from fleet_tui.envs.stdio_lines import LineSplitter, LongLine, Replies
 from tests.cli_run import fleet_tui
 
 RAW_STDIO = shlex.join([sys.executable, str(Path(__file__).parent / "fixtures" / "raw_stdio.py")])
@@ -118,3 +118,22 @@ async def test_the_app_shows_the_content_and_names_a_broken_structured_content()
         shown = rendered_text(app)
         assert "1, 2, 3" in shown
         assert "structuredContent is not an object: ignored" in shown
+
+
+def test_plain_text_on_stdout_is_quoted_as_the_reason_a_server_gives_no_answer():
+    banner = "print('Listening on port 3000 [b]', flush=True); import time; time.sleep(30)"
+    result = fleet_tui("tools", "--stdio", shlex.join([sys.executable, "-c", banner]))
+
+    assert result.returncode != 0
+    said = "the server wrote on stdout what is not JSON-RPC: 'Listening on port 3000 [b]'"
+    assert said in result.stderr.strip().splitlines()[-1]
+
+
+def test_plain_text_answering_no_request_is_told_as_a_stray_line():
+    strays: list[str] = []
+    replies = Replies(on_stray=strays.append)
+
+    assert replies.message(b"\x1b[31mServer ready\x1b[0m " + b"x" * 500) is None
+    assert strays == [
+        "the server wrote on stdout what is not JSON-RPC: 'Server ready " + "x" * 186 + "…'"
+    ]

@@ -140,7 +140,7 @@ class McpEndpoint:
         try:
             await self._until_connected()
         except TimeoutError:  # not retried: a silent server would cost the timeout again
-            self._failure = f"no answer within {self.timeouts.connect:g}s"
+            self._failure = f"no answer within {self.timeouts.connect:g}s{self._stray_note()}"
             self._retryable = False
         except BaseException:
             await self.close()
@@ -156,6 +156,14 @@ class McpEndpoint:
             with contextlib.suppress(Exception):  # the level is a wish: never fail a connection
                 await self.set_log_level(self.handlers.log_level)
                 self.log_level_taken = self.handlers.log_level
+
+    def _stray_note(self) -> str:
+        """What a stdio server wrote on stdout that is not JSON-RPC, if it did (the likely
+        reason it never answered), as the end of a failure."""
+        from fleet_tui.envs.stdio_lines import NOT_JSON_RPC
+
+        said = [line for line in self.status.output if line.startswith(NOT_JSON_RPC)]
+        return f" ({said[-1]})" if said else ""
 
     async def _until_connected(self) -> None:
         """Wait for the session, up to the connect timeout (TimeoutError past it)."""

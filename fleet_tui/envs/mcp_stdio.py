@@ -83,7 +83,13 @@ async def stdio_streams(argv: tuple[str, ...], errlog: TextIO) -> AsyncIterator[
     stdin, stdout = process.stdin, process.stdout
     to_session, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, from_session = anyio.create_memory_object_stream[SessionMessage](0)
-    replies = Replies()
+
+    def tell_stray(problem: str) -> None:  # kept with its stderr: a timeout then names it
+        with contextlib.suppress(OSError, ValueError):
+            errlog.write(f"{problem}\n")
+            errlog.flush()
+
+    replies = Replies(on_stray=tell_stray)
     writer_done = anyio.Event()
 
     async def read_stdout() -> None:

@@ -7,7 +7,9 @@ longer one is kept only as its first and last bytes, enough to find which reques
 `Replies` turns each line into the message the mcp session reads. A line that cannot be read
 (too large, JSON cut short, not JSON-RPC) becomes a JSON-RPC error answering the request it
 belongs to, so that call fails saying why and the connection carries on; the SDK would drop
-the line and leave the call waiting for its timeout.
+the line and leave the call waiting for its timeout. Text that is not JSON at all (a banner, a
+log line on stdout) is quoted in that error, bounded; when no request awaits an answer it is
+handed to `on_stray`, so a connection that then times out can say what the server wrote.
 """
 
 from __future__ import annotations
@@ -15,19 +17,28 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
 from fleet_tui.envs.mcp_http import MAX_REPLY_BYTES, TOO_LARGE, cut_short, unreadable_error
+from fleet_tui.text import one_line
 
 logger = logging.getLogger(__name__)
 
 EDGE_BYTES = 4096
 """How much of each end of an over-long line is kept to find its request's id."""
 REQUEST_ID = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+QUOTED_CHARS = 200
+"""Characters of a stdout line that is not JSON quoted in the error it causes."""
+NOT_JSON_RPC = "the server wrote on stdout what is not JSON-RPC"
+
+
+def not_json_rpc(line: bytes) -> str:
+    """Why a line of plain text on stdout cannot be a reply, quoting it (bounded)."""
+    return f"{NOT_JSON_RPC}: {one_line(line.decode('utf-8', 'replace'), QUOTED_CHARS)!r}"
 
 
 @dataclass(frozen=True)
@@ -87,9 +98,11 @@ class LineSplitter:
 class Replies:
     """Lines to messages for the session, knowing which requests await an answer."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_stray: Callable[[str], None] | None = None) -> None:
         self.pending: set[Any] = set()
         """The ids of requests sent and not answered yet."""
+        self.on_stray = on_stray
+        """Told why a line answering no request was dropped (it quotes plain text)."""
 
     def sent(self, message: Any) -> None:
         """Note a message the session wrote (a request now awaits its answer)."""
@@ -115,6 +128,8 @@ class Replies:
             message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
         except ValidationError as error:
             first = error.errors()[0]
+            if not line.lstrip().startswith((b"{", b"[")):
+                return self._failed(line, not_json_rpc(line))
             if first["type"] == "json_invalid":
                 return self._failed(line, cut_short(first.get("ctx", {}).get("error", "")))
             return self._failed(line, "not a JSON-RPC message")
@@ -131,6 +146,8 @@ class Replies:
         request_id = self._request_of(text)
         if request_id is None:
             logger.warning("dropped a line from a stdio server: %s", problem)
+            if self.on_stray is not None:
+                self.on_stray(problem)
             return None
         self.pending.discard(request_id)
         body = unreadable_error(request_id, problem)
