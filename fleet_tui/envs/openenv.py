@@ -173,9 +173,12 @@ class OpenEnvEnv:
     ) -> ToolResult:
         """One step: a `call_tool` action, or the arguments themselves as the action for the
         `step` tool of a server without MCP tools. Refused once the episode is done, unless
-        `after_done`."""
+        `after_done`. The tools are listed first if no one has (a replay calls straight away):
+        which wrapper an action goes out in depends on them."""
         if self.done and not after_done:
             raise EnvError(EPISODE_ENDED)
+        if self._tools is None:
+            await self.list_tools()
         as_action = self._action_tool is not None and name == self._action_tool.name
         action = (
             arguments
