@@ -366,13 +366,17 @@ class SessionController:
     # -- reset, tasks, verdicts --------------------------------------------------------------------
 
     async def reset(
-        self, seed: int | None, options: dict[str, Any] | None = None
+        self,
+        seed: int | None,
+        options: dict[str, Any] | None = None,
+        *,
+        caller: Caller = Caller.YOU,
     ) -> tuple[CallRecord, ResetResult | None]:
         """Reset the env (a new episode) with env keywords `options`, if any; the outcome is
         None when the reset raised."""
         assert self.env is not None
         asked = ({} if seed is None else {"seed": seed}) | (options or {})  # as reset_arguments
-        record = self.add_record("<reset>", asked)
+        record = self.add_record("<reset>", asked, caller=caller)
         started = time.monotonic()
         try:
             outcome = await self.env.reset(seed, options=options)

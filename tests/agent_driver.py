@@ -59,12 +59,13 @@ class Watched:
 
 @contextlib.asynccontextmanager
 async def watched(
-    target: Target, *breakpoints: str, record: Path | None = None
+    target: Target, *breakpoints: str, record: Path | None = None, expose_reset: bool = False
 ) -> AsyncIterator[Watched]:
-    """The app on `target` serving MCP (with `breakpoints`, recording to `record`), connected,
-    and an agent connected to it."""
+    """The app on `target` serving MCP (with `breakpoints`, recording to `record`, a `reset`
+    tool if `expose_reset`), connected, and an agent connected to it."""
     features = TaskFeatures(recorder=SessionRecorder(record) if record else None)
-    watch = AgentWatch(breakpoints=[Breakpoint.parse(text) for text in breakpoints])
+    points = [Breakpoint.parse(text) for text in breakpoints]
+    watch = AgentWatch(breakpoints=points, expose_reset=expose_reset)
     app = FleetTuiApp(target, env_factory=features.env_factory)
     app.extensions += [features.install, watch.install]
     try:

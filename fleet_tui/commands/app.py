@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from fleet_tui.commands.client_options import add_root_argument, roots_from_args
 from fleet_tui.commands.target_options import target_from_args
@@ -37,6 +38,17 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SPEC",
         help="with --serve-mcp: hold the agent before a call to TOOL, or TOOL KEY=VALUE "
         "(repeatable)",
+    )
+    add_expose_reset_argument(agent, "with --serve-mcp: ")
+
+
+def add_expose_reset_argument(parser: Any, prefix: str = "") -> None:
+    """`--expose-reset`: the agent gets a `reset` tool (rollout workers start episodes)."""
+    parser.add_argument(
+        "--expose-reset",
+        action="store_true",
+        help=f"{prefix}add a `reset` tool for the agent (optional `seed` and the env's reset "
+        "keywords), recorded like your own resets; it hides an env tool named `reset`",
     )
 
 

@@ -10,6 +10,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from fleet_tui.commands.app import add_expose_reset_argument
 from fleet_tui.commands.output import err, print_json_line
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.target_argv import add_target_arguments
@@ -30,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="record the session here (default: a new file in the state dir)",
     )
     parser.add_argument("--no-record", action="store_true", help="do not record the session")
+    add_expose_reset_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,7 +85,9 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
     with stop_task_on_signals() as stop:
         try:
             await session.connect()
-            server = ProxyServer(calls, asyncio.get_running_loop(), port=args.port)
+            server = ProxyServer(
+                calls, asyncio.get_running_loop(), port=args.port, expose_reset=args.expose_reset
+            )
             server.start()
             _announce(server, recording.path, len(session.tools))
             await asyncio.Event().wait()  # until Ctrl+C, SIGTERM or SIGHUP

@@ -16,15 +16,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fleet_tui.controller import Caller, CallRecord, CallStatus, SessionController, Unmade
-from fleet_tui.envs.base import ToolResult
+from fleet_tui.envs.base import ResetResult, ToolResult
 from fleet_tui.proxy.gate import Gate, Refusal
 from fleet_tui.text import name_line
 
 Runner = Callable[[CallRecord], Awaitable[ToolResult | None]]
 """Makes a record's call (the controller's `call`, or the app's, which also shows it)."""
+Resetter = Callable[[int | None, dict[str, Any]], Awaitable[tuple[CallRecord, ResetResult | None]]]
+"""Resets the env for the agent (the controller's `reset`, or the app's, which also shows it)."""
 
 REFUSED_BY_PERSON = "The person watching this env refused the call."
 ABANDONED = "The agent went away before the call was released."
+RESET = "<reset>"
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,8 @@ class AgentAnswer:
     record: CallRecord
     result: ToolResult | None
     error: str | None = None
+    reset: ResetResult | None = None
+    """For a reset the agent asked: what the env said."""
 
 
 @dataclass
@@ -44,6 +49,8 @@ class AgentCalls:
     gate: Gate = field(default_factory=Gate)
     runner: Runner | None = None
     """How a released call is made (default: `session.call`)."""
+    resetter: Resetter | None = None
+    """How the agent's reset is made (default: `session.reset`, as the agent's)."""
 
     async def call(self, name: str, arguments: dict[str, Any]) -> AgentAnswer:
         session = self.session
@@ -71,6 +78,21 @@ class AgentCalls:
         # shielded: an agent that leaves mid-call leaves a call that finishes and is recorded
         result = await asyncio.shield(run(record))
         return AgentAnswer(record, result, None if result is not None else record.message)
+
+    async def reset(self, seed: int | None, options: dict[str, Any]) -> AgentAnswer:
+        """A new episode asked by the agent: the controller's reset, recorded as the agent's.
+        Not held at the gate: a reset takes no step in the env's episode."""
+        session = self.session
+        if not session.connected:
+            return AgentAnswer(_unrecorded(RESET, options), None, "The env is not connected.")
+        make_reset = self.resetter or self._reset_as_agent
+        record, outcome = await asyncio.shield(make_reset(seed, options))
+        return AgentAnswer(record, outcome.result if outcome else None, record.message, outcome)
+
+    async def _reset_as_agent(
+        self, seed: int | None, options: dict[str, Any]
+    ) -> tuple[CallRecord, ResetResult | None]:
+        return await self.session.reset(seed, options, caller=Caller.AGENT)
 
 
 def _unrecorded(name: str, arguments: dict[str, Any]) -> CallRecord:

@@ -13,6 +13,7 @@ import contextvars
 import socket
 import threading
 import time
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import uvicorn
@@ -20,7 +21,7 @@ import uvicorn
 from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvError
 from fleet_tui.loopback_guard import HOST, LoopbackGuard, loopback_socket, new_token
-from fleet_tui.proxy.agent_calls import AgentCalls
+from fleet_tui.proxy.agent_calls import AgentAnswer, AgentCalls
 from fleet_tui.text import describe_error
 
 PATH = "/mcp"
@@ -49,8 +50,11 @@ class ProxyServer:
         port: int = 0,
         token: str | None = None,
         context: contextvars.Context | None = None,
+        expose_reset: bool = False,
     ) -> None:
         self.calls = calls
+        self.expose_reset = expose_reset
+        """Whether the agent gets a `reset` tool (it then hides an env tool of that name)."""
         self.loop = loop
         """The loop that owns the session: calls run there."""
         self.context = context
@@ -117,10 +121,12 @@ class ProxyServer:
         )
         return server.streamable_http_app(streamable_http_path=PATH, host=HOST)
 
-    async def _in_context(self, name: str, arguments: dict[str, Any]) -> Any:
-        """The call, as a task in `context` on the session's loop."""
+    async def _in_context(
+        self, work: Callable[[], Coroutine[Any, Any, AgentAnswer]]
+    ) -> AgentAnswer:
+        """`work()`, as a task in `context` on the session's loop."""
         context = self.context.copy() if self.context is not None else None
-        return await self.loop.create_task(self.calls.call(name, arguments), context=context)
+        return await self.loop.create_task(work(), context=context)
 
     async def _ready(self) -> None:
         """Wait (bounded) while the session is still connecting, so an agent started with the
@@ -133,23 +139,38 @@ class ProxyServer:
     async def _list_tools(self, _context: Any, _params: Any) -> Any:
         from mcp import types
 
+        from fleet_tui.proxy.reset_tool import RESET_TOOL, reset_tool
         from fleet_tui.proxy.wire import mcp_tool
 
         await self._ready()
         tools = [mcp_tool(tool) for tool in self.calls.session.tools if tool.broken is None]
+        if self.expose_reset:
+            tools = [tool for tool in tools if tool.name != RESET_TOOL] + [reset_tool()]
         return types.ListToolsResult(tools=tools)
 
     async def _call_tool(self, _context: Any, params: Any) -> Any:
+        from fleet_tui.proxy.reset_tool import RESET_TOOL, reset_answer, reset_request
         from fleet_tui.proxy.wire import mcp_error, mcp_result
 
         await self._ready()
-        work = self._in_context(params.name, dict(params.arguments or {}))
+        arguments = dict(params.arguments or {})
+        resetting = self.expose_reset and params.name == RESET_TOOL
+        if resetting:
+            try:
+                seed, options = reset_request(arguments)
+            except EnvError as error:
+                return mcp_error(error.message)
+            work = self._in_context(lambda: self.calls.reset(seed, options))
+        else:
+            work = self._in_context(lambda: self.calls.call(params.name, arguments))
         try:
             future = asyncio.run_coroutine_threadsafe(work, self.loop)
         except RuntimeError:  # the session's loop has ended: fleet-tui is closing
             work.close()
             return mcp_error("fleet-tui is closing: the call was not made.")
         answer = await asyncio.wrap_future(future)
+        if resetting:
+            return reset_answer(answer.reset, answer.error)
         if answer.result is None:
             return mcp_error(answer.error or "The call failed.")
         return mcp_result(answer.result)

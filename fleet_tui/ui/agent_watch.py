@@ -21,8 +21,8 @@ from typing import Any, Protocol
 from rich.text import Text
 from textual.widget import Widget
 
-from fleet_tui.controller import CallRecord, SessionController
-from fleet_tui.envs.base import EnvError, ToolResult
+from fleet_tui.controller import Caller, CallRecord, SessionController
+from fleet_tui.envs.base import EnvError, ResetResult, ToolResult
 from fleet_tui.proxy.agent_calls import REFUSED_BY_PERSON, AgentCalls
 from fleet_tui.proxy.gate import Breakpoint, Gate, Refusal, Release
 from fleet_tui.proxy.server import ProxyServer
@@ -71,6 +71,7 @@ def masked(token: str) -> str:
 @dataclass
 class AgentWatch:
     port: int = 0
+    expose_reset: bool = False
     breakpoints: list[Breakpoint] = field(default_factory=list)
     server: ProxyServer | None = None
     calls: AgentCalls | None = None
@@ -79,13 +80,14 @@ class AgentWatch:
 
     @classmethod
     def from_args(cls, args: Any) -> AgentWatch:
-        """`--serve-mcp [PORT]` and `--break SPEC`."""
+        """`--serve-mcp [PORT]`, `--break SPEC` and `--expose-reset`."""
         port = getattr(args, "serve_mcp", None) or 0
         try:
             points = [Breakpoint.parse(text) for text in getattr(args, "breakpoints", [])]
         except ValueError as error:
             raise EnvError(f"--break: {error}") from None
-        return cls(port=port, breakpoints=points)
+        expose_reset = bool(getattr(args, "expose_reset", False))
+        return cls(port=port, expose_reset=expose_reset, breakpoints=points)
 
     async def install(self, app: AgentHost) -> None:
         pane: AgentPane | None = None
@@ -97,18 +99,30 @@ class AgentWatch:
 
         gate = Gate(on_change=changed, breakpoints=self.breakpoints)
 
-        async def run(record: CallRecord) -> ToolResult | None:
-            result = await app.controller.call(record)
+        async def show(record: CallRecord, result: ToolResult | None) -> None:
             if not app.shutting_down:
                 with contextlib.suppress(Exception):  # showing it must not cost the answer
                     await app.show_call(record, result)
+
+        async def run(record: CallRecord) -> ToolResult | None:
+            result = await app.controller.call(record)
+            await show(record, result)
             return result
 
-        self.calls = AgentCalls(app.controller, gate, runner=run)
+        async def reset(
+            seed: int | None, options: dict[str, Any]
+        ) -> tuple[CallRecord, ResetResult | None]:
+            record, outcome = await app.controller.reset(seed, options, caller=Caller.AGENT)
+            await show(record, outcome.result if outcome else None)
+            return record, outcome
+
+        self.calls = AgentCalls(app.controller, gate, runner=run, resetter=reset)
         try:
             loop = asyncio.get_running_loop()
             context = contextvars.copy_context()
-            server = ProxyServer(self.calls, loop, port=self.port, context=context)
+            server = ProxyServer(
+                self.calls, loop, port=self.port, context=context, expose_reset=self.expose_reset
+            )
             await asyncio.to_thread(server.start)
         except EnvError as error:
             app.notify(error.message, severity="error", markup=False, timeout=15)
