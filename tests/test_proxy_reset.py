@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.cli_run import assert_one_line_error, fleet_tui
 from tests.fixtures.local_host import mcp_session
 from tests.proxy_run import proxy
 
@@ -61,3 +62,8 @@ def test_without_the_flag_the_agent_gets_no_reset_tool(openenv_server):
         served.stop()
     assert "reset" not in names
     assert answer.is_error and "No tool named reset" in answer.content[0].text
+
+
+def test_the_apps_expose_reset_without_serve_mcp_is_a_plain_error(openenv_server):
+    alone = fleet_tui("--openenv", openenv_server.base_url, "--expose-reset")
+    assert_one_line_error(alone, 2, "--expose-reset gives an agent a reset tool: add --serve-mcp")
