@@ -12,7 +12,7 @@ import base64
 import json
 from pathlib import Path
 
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from fleet_tui.controller import Caller, CallStatus
 from fleet_tui.envs.targets import Target
@@ -110,8 +110,9 @@ async def test_a_held_call_edited_in_the_form_reaches_the_env_edited(two_servers
         await w.pilot.press("e")
         await wait_for(w.pilot, lambda: w.watch.editing == held.number)
         await wait_for(w.pilot, lambda: w.app.tool_panel.arguments() == {"text": "from the agent"})
-        box = await wait_for(w.pilot, lambda: isinstance(w.app.focused, Input) and w.app.focused)
-        box.value = "edited by the person"  # the form's own text box, as typing would change it
+        # `text` is edited in a multi-line box; set as typing would change it
+        box = await wait_for(w.pilot, lambda: isinstance(w.app.focused, TextArea) and w.app.focused)
+        box.text = "edited by the person"
         await w.pilot.pause()
         await w.pilot.press("f12")  # steps: releases the call being edited, as edited
         result = await w.finish(asked)
