@@ -67,6 +67,12 @@ def test_state_is_the_state_after_the_sessions_reset(ledger_server):
     assert report["state"]["episode_id"] is not None and report["reset"]["seed"] is not None
 
 
+def test_state_is_shown_by_shape_as_observations_are(board_server):
+    done = fleet_tui("state", "--openenv", board_server.base_url)
+    assert done.returncode == 0, done.stderr
+    assert "board:\n0 0 0\n0 1 0\n0 0 0" in done.stdout  # rows, not one cell a line
+
+
 def test_trace_writes_the_ws_frames(board_server, tmp_path):
     trace = tmp_path / "trace.jsonl"
     url = board_server.base_url

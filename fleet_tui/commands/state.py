@@ -7,13 +7,16 @@ import argparse
 import contextlib
 from typing import Any
 
+from fleet_tui.big_json import compact_json
+from fleet_tui.commands.blocks_output import print_text
 from fleet_tui.commands.output import out, print_json
 from fleet_tui.commands.reset import opening_reset
 from fleet_tui.commands.target_options import target_from_args
-from fleet_tui.envs.base import Env, EnvError
+from fleet_tui.envs.base import Env, EnvError, TextBlock
 from fleet_tui.envs.targets import OpenEnvTarget
+from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments
-from fleet_tui.text import pretty_json, visible
+from fleet_tui.text import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,4 +95,5 @@ def print_report(report: dict[str, Any]) -> None:
     if report["reset"] is not None:
         out(f"session opened with: {visible(report['reset']['message'])}")
     out("session state:")
-    out(pretty_json(report["state"]))
+    # by shape, as an observation is shown: a board as rows, long text as text
+    print_text(0, TextBlock(text=compact_json(report["state"])), BlockFiles(None, "state"))
