@@ -24,7 +24,7 @@ import binascii
 import io
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +77,24 @@ class ShownJson:
 
 
 Shown = ShownText | ShownImage | ShownJson
+
+
+def shown_lines(shown: list[Shown], image_line: Callable[[ShownImage], str]) -> list[str]:
+    """The parts as lines of plain text: each field's name, then its text, its JSON, or what
+    `image_line` says of its picture (where a terminal draws none)."""
+    from fleet_tui.text import pretty_json
+
+    lines = []
+    for item in shown:
+        if item.label:
+            lines.append(f"{item.label}:")
+        if isinstance(item, ShownImage):
+            lines.append(image_line(item))
+        elif isinstance(item, ShownJson):
+            lines.append(pretty_json(item.value))
+        else:
+            lines.append(item.text)
+    return lines
 
 
 def observation_view(value: Any) -> list[Shown] | None:

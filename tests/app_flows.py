@@ -26,6 +26,7 @@ from tests.app_driver import (
     call,
     hold_cursors_still,
     local_target,
+    screen_text,
     wait_connected,
     wait_for,
     wait_idle,
@@ -188,6 +189,37 @@ MCP_FLOWS: dict[str, Walk] = {
     "info": steady(catalog_info),
 }
 """Picture name -> the walk that sets it up, on an app connected to the catalog server."""
+
+
+async def board_episode(pilot) -> None:
+    """A board game whose opponent moved during the reset, after one step of ours: the
+    observation as a board, the episode in the header, the session's state on f7."""
+    app = pilot.app
+    await wait_connected(pilot)
+    await wait_for(pilot, lambda: "Reset · observation" in str(app.result_view.border_title))
+    await call(pilot, "step", {"row": 0, "col": 2})
+    await pilot.press("f7")
+    await wait_for(pilot, lambda: "Session state" in screen_text(app))
+
+
+async def shapes_observation(pilot) -> None:
+    """The reset's observation of an env whose fields hold a picture (base64 PNG), a pixel
+    array with its shape, a board and multi-line text, scrolled to the pictures."""
+    app = pilot.app
+    await wait_connected(pilot)
+    await wait_for(pilot, lambda: "Reset · observation" in str(app.result_view.border_title))
+    await wait_idle(pilot)
+    app.action_toggle_sidebar()
+    await pilot.pause(0.5)
+    app.result_view.query_one("#rendered").scroll_end(animate=False)
+    await pilot.pause(0.5)
+
+
+OPENENV_FLOWS: dict[str, tuple[str, Walk]] = {
+    "episode": ("board", steady(board_episode)),
+    "observation-shapes": ("shapes", steady(shapes_observation)),
+}
+"""Picture name -> (the test OpenEnv env it is taken on, the walk that sets it up)."""
 
 
 def stable_mcp_app(url: str) -> FleetTuiApp:

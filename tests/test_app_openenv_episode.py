@@ -13,7 +13,15 @@ from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
 from fleet_tui.ui.widgets.protocol_log import ProtocolPane
 from fleet_tui.ui.widgets.task_features import TaskFeatures
-from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for, wait_idle
+from tests.app_driver import (
+    SIZE,
+    call,
+    rendered_text,
+    screen_text,
+    wait_connected,
+    wait_for,
+    wait_idle,
+)
 from tests.fixtures.episode_envs import LEDGER_QUESTION, QUESTIONS
 
 
@@ -56,6 +64,14 @@ async def test_f7_shows_the_state_and_reads_it_again_after_a_step(ledger_server)
         await call(pilot, "step", {"answer": "12%"})
         await wait_for(pilot, lambda: panel.reads == 2)
         assert panel.state["step_count"] == 1
+
+
+async def test_the_state_pane_shows_a_board_as_rows(board_server):
+    async with episode_app(board_server.base_url) as (pilot, app):
+        await pilot.press("f7")
+        panel = app.query_one(EpisodeStatePanel)
+        await wait_for(pilot, lambda: panel.reads == 1)
+        await wait_for(pilot, lambda: "0 1 0" in screen_text(app))  # a row, not a cell a line
 
 
 async def test_a_refused_action_shows_the_field_and_is_no_step(board_server):

@@ -46,23 +46,20 @@ def print_block(index: int, block: ContentBlock, files: BlockFiles) -> None:
 def print_text(index: int, block: TextBlock, files: BlockFiles) -> None:
     """Text as is; JSON whose fields have shapes field by field (observation_view.py: text and
     grids printed, images written to files), other JSON pretty-printed."""
-    from fleet_tui.observation_view import ShownImage, ShownJson, observation_view
+    from fleet_tui.observation_view import ShownImage, observation_view, shown_lines
 
     parsed = block.parsed_json()
     shown = observation_view(parsed) if parsed is not None else None
     if shown is None:
         out(pretty_json(parsed) if parsed is not None else block.text)
         return
-    for item in shown:
-        if item.label:
-            out(f"{item.label}:")
-        if isinstance(item, ShownImage):
-            path = files.write(index, item.data, item.mime_type)
-            out(f"[image {item.mime_type}, {len(item.data)} bytes] {path}")
-        elif isinstance(item, ShownJson):
-            out(pretty_json(item.value))
-        else:
-            out(item.text)
+
+    def written(image: ShownImage) -> str:
+        path = files.write(index, image.data, image.mime_type)
+        return f"[image {image.mime_type}, {len(image.data)} bytes] {path}"
+
+    for line in shown_lines(shown, written):
+        out(line)
 
 
 def block_json(index: int, block: ContentBlock, files: BlockFiles) -> dict[str, Any]:

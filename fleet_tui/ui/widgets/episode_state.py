@@ -1,6 +1,7 @@
 """The State pane of an episodic session (OpenEnv): the env's `state()`, asked over the session
-itself, shown as JSON. It is read when the pane is shown (f7) and again after each step or reset
-while it stays on screen; it is not read when nobody looks."""
+itself, shown by shape as observations are (else as JSON). It is read when the pane is shown
+(f7) and again after each step or reset while it stays on screen; it is not read when nobody
+looks."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from fleet_tui.envs.base import EnvError
+from fleet_tui.observation_view import observation_view, shown_lines
 from fleet_tui.text import named_error, one_line, pretty_json
 from fleet_tui.ui.widgets.text_pager import PagerText, TextPager
 
@@ -61,5 +63,14 @@ class EpisodeStatePanel(Vertical):
         self.reads += 1
         note.update(Text(f"Session state, read at {time.strftime('%H:%M:%S')}", style="dim"))
         self.query_one("#episode-state-json", TextPager).set_text(
-            PagerText.build(pretty_json(state))
+            PagerText.build(state_text(state))
         )
+
+
+def state_text(state: dict[str, Any]) -> str:
+    """The state by shape, as an observation is shown (a board as rows, long text as text),
+    else as JSON."""
+    shown = observation_view(state)
+    if shown is None:
+        return pretty_json(state)
+    return "\n".join(shown_lines(shown, lambda image: f"[image {image.mime_type}]"))
