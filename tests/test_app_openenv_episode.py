@@ -35,6 +35,9 @@ async def episode_app(base_url: str) -> Any:
         await wait_connected(pilot)
         await wait_for(pilot, lambda: "Reset · observation" in str(app.result_view.border_title))
         yield pilot, app
+        # quit as a person does, closing the session: the servers hold only a few at once
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: app.return_code is not None, 30)
 
 
 async def test_the_opponents_move_is_shown_after_connecting(board_server):
