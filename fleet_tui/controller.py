@@ -45,7 +45,7 @@ from fleet_tui.envs.server_events import (
     check_level,
     listen_to_servers,
 )
-from fleet_tui.envs.server_requests import root_problem
+from fleet_tui.envs.server_requests import AnswersServers, OffersRoots, root_problem
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
 from fleet_tui.session_records import (
@@ -76,7 +76,14 @@ CLOSE_TIMEOUT_S = 60.0
 class SessionController:
     """The target, env, tools, connection state, episode, call records and queued actions."""
 
-    def __init__(self, target: Target, env_factory: Callable[[Target], Env] = make_env) -> None:
+    def __init__(
+        self,
+        target: Target,
+        env_factory: Callable[[Target], Env] = make_env,
+        requests: AnswersServers | None = None,
+    ) -> None:
+        """`requests` answers what servers ask (elicitation, sampling, roots, sign-in: see
+        envs/server_requests.py); what it does not answer is not declared to them."""
         self.target = target
         self.env_factory = env_factory
         self.env: Env | None = None
@@ -93,9 +100,14 @@ class SessionController:
         """Why a close left something running (to tell the user at the end)."""
         self._seen_warnings: set[str] = set()
         self._listeners: list[Callable[[SessionEvent], None]] = []
-        self.client_handlers = ClientHandlers()
+        self._requests = requests
+        self._roots_set: list[str] | None = None
+        """The roots given to `set_roots`, offered instead of the port's."""
+        self.client_handlers = ClientHandlers().answer_with(requests)
         """What the session does with what MCP servers send on their own; given to every env
         that hears servers, before it connects."""
+        if isinstance(requests, OffersRoots):
+            self.client_handlers.roots = self.roots
         listen_to_servers(self.client_handlers, self._server_event)
         self.traffic = TrafficLog()
         """The latest JSON-RPC messages and HTTP requests (bounded: see `envs.traffic`)."""
@@ -240,8 +252,9 @@ class SessionController:
 
     def roots(self) -> list[str]:
         """The root directories offered to servers that ask (paths or file:// URIs)."""
-        offered = self.client_handlers.roots
-        return list(offered()) if offered is not None else []
+        if self._roots_set is not None:
+            return list(self._roots_set)
+        return list(self._requests.roots()) if isinstance(self._requests, OffersRoots) else []
 
     async def set_roots(self, roots: list[str]) -> list[str]:
         """Offer `roots` (`~` expanded) from now on and tell the connected servers they
@@ -251,7 +264,8 @@ class SessionController:
         problems = [problem for root in expanded if (problem := root_problem(root)) is not None]
         if problems:
             raise ValueError("; ".join(problems))
-        self.client_handlers.roots = lambda: list(expanded)
+        self._roots_set = expanded
+        self.client_handlers.roots = self.roots
         env = unwrapped(self.env)
         if not self.connected or not isinstance(env, TellsRootsChanged):
             return []

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from fleet_tui.commands.client_options import HeadlessAnswers
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.server_info import MAX_CAPABILITIES, MAX_INSTRUCTIONS, capability_lines
 from fleet_tui.envs.targets import McpTarget
@@ -92,8 +93,9 @@ async def roots_listed(controller: SessionController) -> str:
 
 
 async def test_changed_roots_reach_the_server_while_connected(everything_http, tmp_path):
-    controller = SessionController(McpTarget(urls=[everything_http.url]))
-    controller.client_handlers.roots = lambda: ["."]
+    controller = SessionController(
+        McpTarget(urls=[everything_http.url]), requests=HeadlessAnswers(["."])
+    )
     await controller.connect()
     try:
         assert tmp_path.as_uri() not in await roots_listed(controller)
@@ -111,8 +113,9 @@ async def test_changed_roots_reach_the_server_while_connected(everything_http, t
 
 
 async def test_a_root_that_is_not_a_directory_is_refused_and_the_roots_stay(tmp_path):
-    controller = SessionController(McpTarget(urls=["http://127.0.0.1:9/mcp"]))
-    controller.client_handlers.roots = lambda: ["."]
+    controller = SessionController(
+        McpTarget(urls=["http://127.0.0.1:9/mcp"]), requests=HeadlessAnswers(["."])
+    )
     missing = tmp_path / "missing"
 
     with pytest.raises(ValueError, match=f"^{re.escape(str(missing))}: not a directory$"):

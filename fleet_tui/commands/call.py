@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     with server:
-        return run_on_env(target, work, answers.serve(server.handlers), keep_warm=args.keep_warm)
+        return run_on_env(target, work, server.handlers, answers, keep_warm=args.keep_warm)
 
 
 def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -> list[str]:

@@ -15,8 +15,12 @@ from fleet_tui.target_argv import json_object
 from fleet_tui.text import one_line
 
 if TYPE_CHECKING:  # loaded when a command runs, not for `--help`
-    from fleet_tui.envs.mcp_client import ClientHandlers
-    from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
+    from fleet_tui.envs.server_requests import (
+        ElicitAnswer,
+        ElicitRequest,
+        SampleRequest,
+        SignInRequest,
+    )
 
 
 def add_root_argument(parser: argparse.ArgumentParser) -> None:
@@ -57,13 +61,14 @@ def elicit_from_args(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 class HeadlessAnswers:
-    """Answers servers without asking anyone: the roots given, `--elicit` (or decline) for
-    elicitations, decline for sampling; an OAuth sign-in's URL is printed to be opened. Each
-    request is told on stderr."""
+    """The port a headless command answers servers with (`ServerRequests`), asking no one: the
+    roots given, `--elicit` (or decline) for elicitations, decline for sampling; an OAuth
+    sign-in's URL is printed to be opened. Each request is told on stderr."""
 
     def __init__(self, roots: list[str], elicit: dict[str, Any] | None = None) -> None:
-        self.roots = roots
-        self.elicit = elicit
+        self.offered_roots = roots
+        self.elicit_answer = elicit
+        """The `--elicit` object, or None to decline."""
         self.problems: list[str] = []
         """Why an `--elicit` answer was not sent (it broke the schema the server asked for)."""
 
@@ -71,31 +76,22 @@ class HeadlessAnswers:
     def from_args(cls, args: argparse.Namespace) -> HeadlessAnswers:
         return cls(roots_from_args(args), elicit_from_args(args))
 
-    def handlers(self) -> ClientHandlers:
-        from fleet_tui.envs.mcp_client import ClientHandlers
+    def roots(self) -> list[str]:
+        return self.offered_roots
 
-        return self.serve(ClientHandlers())
-
-    def serve(self, handlers: ClientHandlers) -> ClientHandlers:
-        """`handlers`, now answering what servers ask as these answers say."""
+    async def sign_in(self, request: SignInRequest) -> None:
         from fleet_tui.commands.sign_in import show_sign_in  # asyncio: not for `--help`
 
-        handlers.elicit, handlers.sample = self.answer_elicitation, self._decline_sampling
-        handlers.roots = self._roots
-        handlers.sign_in = show_sign_in
-        return handlers
+        await show_sign_in(request)
 
-    def _roots(self) -> list[str]:
-        return self.roots
-
-    async def answer_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
+    async def elicit(self, request: ElicitRequest) -> ElicitAnswer:
         from fleet_tui.envs.server_requests import ElicitAnswer
 
         asked = f"the server asks: {one_line(request.message, 300)}"
         if request.url_mode:
             warn(f"{asked} (visit {one_line(request.url or '', 500)}); declined")
             return ElicitAnswer("decline")
-        if self.elicit is None:
+        if self.elicit_answer is None:
             warn(f"{asked}; declined (--elicit JSON answers it)")
             return ElicitAnswer("decline")
         from fleet_tui.forms.budget import complexity_note
@@ -104,16 +100,16 @@ class HeadlessAnswers:
 
         if (note := complexity_note(request.schema)) is not None:
             warn(f"{asked}; accepted with --elicit, unchecked: {note}")
-            return ElicitAnswer("accept", self.elicit)
-        errors = schema_errors(request.schema, self.elicit)
+            return ElicitAnswer("accept", self.elicit_answer)
+        errors = schema_errors(request.schema, self.elicit_answer)
         if errors:
             self.problems.append("; ".join(map(error_line, errors)))
             warn(f"{asked}; cancelled: --elicit does not match what it asks for")
             return ElicitAnswer("cancel")
         warn(f"{asked}; accepted with --elicit")
-        return ElicitAnswer("accept", self.elicit)
+        return ElicitAnswer("accept", self.elicit_answer)
 
-    async def _decline_sampling(self, _request: SampleRequest) -> None:
+    async def sample(self, _request: SampleRequest) -> None:
         warn("the server asks for a sampled message; declined (only the app can answer)")
 
     def check(self) -> None:

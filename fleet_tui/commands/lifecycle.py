@@ -12,12 +12,15 @@ from typing import Any
 from fleet_tui.commands.output import err, warn
 from fleet_tui.envs.base import Env, EnvError, Progress
 from fleet_tui.envs.mcp_client import ClientHandlers
+from fleet_tui.envs.server_requests import ServerRequests
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.stop_signals import stop_task_on_signals
 from fleet_tui.text import describe_error, flat
 
 Work = Callable[[Env], Awaitable[int]]
-WarmRunner = Callable[[Target, Work, "ClientHandlers | None", "float | None"], int]
+WarmRunner = Callable[
+    [Target, Work, "ClientHandlers | None", "ServerRequests | None", "float | None"], int
+]
 
 warm_runner: WarmRunner | None = None
 """Set in a warm-session daemon (`commands/warm_daemon.py`): runs the work on the env it
@@ -28,18 +31,19 @@ def run_on_env(
     target: Target,
     work: Work,
     handlers: ClientHandlers | None = None,
+    requests: ServerRequests | None = None,
     keep_warm: float | None = None,
     env_options: dict[str, Any] | None = None,
 ) -> int:
     """Connect to `target`, run `work(env)`, close; returns the exit code. `handlers` hear what
-    the env's MCP servers send on their own (see `server_output`) and answer what they ask
-    (default: no roots, elicitation and sampling declined). With
+    the env's MCP servers send on their own (see `server_output`); `requests` answers what they
+    ask (default: no roots, elicitation and sampling declined). With
     `keep_warm` (seconds), a warm-session daemon is left holding the target's session open
     for the next command (`fleet_tui/warm`). `env_options` go to the adapter (`make_env`): an
     OpenEnv session's first `seed`, say."""
     if warm_runner is not None:
-        return warm_runner(target, work, handlers, keep_warm)
-    code = asyncio.run(_run(target, work, handlers, env_options or {}))
+        return warm_runner(target, work, handlers, requests, keep_warm)
+    code = asyncio.run(_run(target, work, handlers, requests, env_options or {}))
     if keep_warm is not None:
         from fleet_tui.warm.start import kept_warm_note, start_daemon
 
@@ -51,7 +55,11 @@ def run_on_env(
 
 
 async def _run(
-    target: Target, work: Work, handlers: ClientHandlers | None, options: dict[str, Any]
+    target: Target,
+    work: Work,
+    handlers: ClientHandlers | None,
+    requests: ServerRequests | None,
+    options: dict[str, Any],
 ) -> int:
     from fleet_tui.commands.client_options import HeadlessAnswers
     from fleet_tui.envs.capabilities import HearsServer, unwrapped
@@ -65,7 +73,8 @@ async def _run(
             else make_env(target, **options)
         )
         if isinstance(hearing := unwrapped(env), HearsServer):
-            hearing.listen(handlers or HeadlessAnswers([]).handlers())
+            answers = requests or HeadlessAnswers([])
+            hearing.listen((handlers or ClientHandlers()).answer_with(answers))
         try:
             return await connected_work(env, work, env.connect)
         except asyncio.CancelledError:

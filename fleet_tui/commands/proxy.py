@@ -61,7 +61,7 @@ def call_line(record: Any) -> dict[str, Any]:
 
 
 async def _serve(target: Any, args: argparse.Namespace) -> int:
-    from fleet_tui.commands.sign_in import show_sign_in
+    from fleet_tui.commands.sign_in import PrintedSignIn
     from fleet_tui.controller import CallFinished, Progress, SessionController
     from fleet_tui.proxy.agent_calls import AgentCalls
     from fleet_tui.proxy.server import ProxyServer
@@ -76,8 +76,7 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
         elif isinstance(event, CallFinished):
             print_json_line(call_line(event.record))
 
-    session = SessionController(target, recording.env_factory)
-    session.client_handlers.sign_in = show_sign_in
+    session = SessionController(target, recording.env_factory, PrintedSignIn())
     session.subscribe(show)
     recording.attach(session)
     calls = AgentCalls(session)

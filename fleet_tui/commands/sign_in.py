@@ -24,3 +24,11 @@ async def show_sign_in(request: SignInRequest) -> None:
     if sys.stderr.isatty():
         await asyncio.to_thread(open_browser, request.url)
     await asyncio.Event().wait()
+
+
+class PrintedSignIn:
+    """The port of a command that answers servers only their sign-ins (`SignsIn`): the proxy,
+    whose servers' other requests stay undeclared."""
+
+    async def sign_in(self, request: SignInRequest) -> None:
+        await show_sign_in(request)

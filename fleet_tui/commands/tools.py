@@ -37,7 +37,7 @@ def run_answering_servers(
     answers = HeadlessAnswers.from_args(args)
     target = target_from_args(args)
     with ServerOutput(args.log_level, trace=args.trace) as server:
-        return run_on_env(target, work, answers.serve(server.handlers), keep_warm=keep_warm)
+        return run_on_env(target, work, server.handlers, answers, keep_warm=keep_warm)
 
 
 def run(args: argparse.Namespace) -> int:

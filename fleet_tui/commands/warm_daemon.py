@@ -34,7 +34,12 @@ from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import EnvError, Progress
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_union import McpEnv
-from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
+from fleet_tui.envs.server_requests import (
+    ElicitAnswer,
+    ElicitRequest,
+    SampleRequest,
+    ServerRequests,
+)
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.warm.client import WARM_COMMANDS
 from fleet_tui.warm.start import kept_warm_note
@@ -79,42 +84,37 @@ class Relay(io.TextIOBase):
 
 
 class Switchboard:
-    """The session's handlers for what servers send or ask: they go to the handlers of the
-    command being served (between commands, requests are declined, notifications dropped)."""
+    """The session's handlers for what servers send, and its port for what they ask: they go
+    to the handlers and the answers of the command being served (between commands, requests
+    are declined, notifications dropped)."""
 
     def __init__(self) -> None:
         self.current: ClientHandlers | None = None
-        self.idle = HeadlessAnswers(["."]).handlers()
+        self.answers: ServerRequests | None = None
+        self.idle = HeadlessAnswers(["."])
         self.handlers = ClientHandlers(
-            on_notification=[self._notification],
-            on_progress=[self._progress],
-            elicit=self._elicit,
-            sample=self._sample,
-            roots=self._roots,
-        )
+            on_notification=[self._notification], on_progress=[self._progress]
+        ).answer_with(self)
 
-    def _now(self) -> ClientHandlers:
-        return self.current or self.idle
+    def _now(self) -> ServerRequests:
+        return self.answers or self.idle
 
     def _notification(self, url: str, message: Any) -> None:
-        for handler in self._now().on_notification:
+        for handler in self.current.on_notification if self.current else []:
             handler(url, message)
 
     def _progress(self, *report: Any) -> None:
-        for handler in self._now().on_progress:
+        for handler in self.current.on_progress if self.current else []:
             handler(*report)
 
-    async def _elicit(self, request: ElicitRequest) -> ElicitAnswer:
-        answer = self._now().elicit
-        return await answer(request) if answer else ElicitAnswer("decline")
+    async def elicit(self, request: ElicitRequest) -> ElicitAnswer:
+        return await self._now().elicit(request)
 
-    async def _sample(self, request: SampleRequest) -> Any:
-        sample = self._now().sample
-        return await sample(request) if sample else None
+    async def sample(self, request: SampleRequest) -> str | None:
+        return await self._now().sample(request)
 
-    def _roots(self) -> list[str]:
-        roots = self._now().roots
-        return roots() if roots else ["."]
+    def roots(self) -> list[str]:
+        return self._now().roots()
 
 
 def headers_digest(headers: dict[str, str]) -> bytes:
@@ -303,12 +303,15 @@ class WarmDaemon:
         target: Target,
         work: lifecycle.Work,
         handlers: ClientHandlers | None,
+        requests: ServerRequests | None,
         keep_warm: float | None,
     ) -> int:
         """`lifecycle.warm_runner`: run `work` on the open session (called in the command's
         thread; the work runs on the daemon's event loop)."""
         assert self._loop is not None
-        self._current = asyncio.run_coroutine_threadsafe(self._work(work, handlers), self._loop)
+        self._current = asyncio.run_coroutine_threadsafe(
+            self._work(work, handlers, requests), self._loop
+        )
         try:
             code = self._current.result()
         except concurrent.futures.CancelledError:
@@ -318,12 +321,17 @@ class WarmDaemon:
             err(kept_warm_note(keep_warm))
         return code
 
-    async def _work(self, work: lifecycle.Work, handlers: ClientHandlers | None) -> int:
-        self.switchboard.current = handlers
+    async def _work(
+        self,
+        work: lifecycle.Work,
+        handlers: ClientHandlers | None,
+        requests: ServerRequests | None,
+    ) -> int:
+        self.switchboard.current, self.switchboard.answers = handlers, requests
         try:
             return await lifecycle.connected_work(self.env, work, self._reconnect)
         finally:
-            self.switchboard.current = None
+            self.switchboard.current, self.switchboard.answers = None, None
 
     async def _reconnect(self, progress: Progress) -> None:
         """What connecting does for a fresh command (the same progress lines): endpoints that

@@ -1,10 +1,11 @@
 """What the MCP client does with what a server sends besides replies: `ClientHandlers`.
 
 A server may send notifications (log messages, progress, list changes, resource updates) and
-requests of its own (sampling, elicitation, roots). Whoever drives a session (the app, a
-headless command) fills one `ClientHandlers` and gives it to an env that hears servers
-(`envs.capabilities.HearsServer`); every MCP endpoint that env opens turns it into the
-`ClientSession`'s callbacks.
+requests of its own (sampling, elicitation, roots, sign-in). Whoever sets up a session (the
+controller, a headless command's set-up) makes one `ClientHandlers`, answering what servers ask
+with the port it was given (`answer_with`, envs/server_requests.py), and gives it to an env
+that hears servers (`envs.capabilities.HearsServer`); every MCP endpoint that env opens turns
+it into the `ClientSession`'s callbacks.
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fleet_tui.envs.mcp_callbacks import server_request_callbacks
-from fleet_tui.envs.server_requests import ElicitHandler, SampleHandler, SignInHandler
+from fleet_tui.envs.server_requests import (
+    AnswersElicitation,
+    AnswersSampling,
+    AnswersServers,
+    ElicitHandler,
+    OffersRoots,
+    SampleHandler,
+    SignInHandler,
+    SignsIn,
+)
 from fleet_tui.envs.tool_call import Progress
 
 NotificationHandler = Callable[[str, Any], None]
@@ -69,6 +79,15 @@ class ClientHandlers:
         )
         for handler in self.on_notification:
             handler(url, mcp.types.LoggingMessageNotification(params=params))
+
+    def answer_with(self, requests: AnswersServers | None) -> ClientHandlers:
+        """These handlers, answering what servers ask with the methods `requests` has (what it
+        lacks is not declared to servers)."""
+        self.elicit = requests.elicit if isinstance(requests, AnswersElicitation) else None
+        self.sample = requests.sample if isinstance(requests, AnswersSampling) else None
+        self.roots = requests.roots if isinstance(requests, OffersRoots) else None
+        self.sign_in = requests.sign_in if isinstance(requests, SignsIn) else None
+        return self
 
     def progress_callback(self, url: str, tool: str) -> Progress:
         """The progress callback for one tools/call (given always, so a progressToken is sent)."""

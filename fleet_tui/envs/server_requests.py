@@ -2,9 +2,11 @@
 elicitation (fill a form, or visit a URL), a sampling request (write the assistant's reply) and
 an OAuth sign-in (open the authorization URL in a browser).
 
-`ClientHandlers` (envs/mcp_client.py) carries the callables that answer them; the app answers
-through dialogs, headless commands from their flags. `envs/mcp_callbacks.py` turns these into
-the MCP SDK's callbacks and results.
+Whoever drives a session answers them through a port given to the session at its start: an
+object with some of the methods below (`ServerRequests` has them all). The app answers through
+dialogs, headless commands from their flags; a request nobody answers is not declared to
+servers. `ClientHandlers.answering` (envs/mcp_client.py) takes the port, and
+`envs/mcp_callbacks.py` turns its methods into the MCP SDK's callbacks and results.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 ElicitAction = Literal["accept", "decline", "cancel"]
 
@@ -78,6 +80,40 @@ SampleHandler = Callable[[SampleRequest], Awaitable[str | None]]
 SignInHandler = Callable[[SignInRequest], Awaitable[None]]
 """Shows the person where to sign in, for as long as the sign-in waits (it is cancelled when
 the browser comes back or the wait ends); returning earlier means the person gave up."""
+
+
+@runtime_checkable
+class AnswersElicitation(Protocol):
+    async def elicit(self, request: ElicitRequest) -> ElicitAnswer: ...
+
+
+@runtime_checkable
+class AnswersSampling(Protocol):
+    async def sample(self, request: SampleRequest) -> str | None:
+        """The reply's text, or None to decline."""
+        ...
+
+
+@runtime_checkable
+class OffersRoots(Protocol):
+    def roots(self) -> list[str]:
+        """The root directories (paths or file:// URIs) offered now: asked at each roots/list."""
+        ...
+
+
+@runtime_checkable
+class SignsIn(Protocol):
+    async def sign_in(self, request: SignInRequest) -> None:
+        """Show where to sign in, for as long as the sign-in waits (see SignInHandler)."""
+        ...
+
+
+class ServerRequests(AnswersElicitation, AnswersSampling, OffersRoots, SignsIn, Protocol):
+    """A port that answers everything servers ask (the app's dialogs, headless flags)."""
+
+
+AnswersServers = AnswersElicitation | AnswersSampling | OffersRoots | SignsIn
+"""A port answering some of what servers ask; the rest is not declared to them."""
 
 SAMPLING_MODEL = "human (fleet-tui)"
 """The model named in a sampling result: a person wrote the reply."""

@@ -108,10 +108,9 @@ class FleetTuiApp(
         roots: list[str] | None = None,
     ) -> None:
         super().__init__()
-        self.controller = SessionController(target, env_factory)
+        self.controller = SessionController(target, env_factory, self.server_answers(roots))
         """The session: target, env, tools, call records, episode, connection state."""
         self.controller.subscribe(self._session_event)
-        self.answer_servers(roots)
         self.listen_for_resource_updates()
         self.shutting_down = False
         self.keep_note = keep_note if keep_note is not None else []

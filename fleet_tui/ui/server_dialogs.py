@@ -1,7 +1,8 @@
 """What servers ask the person, answered through dialogs: an elicitation opens a form, a
 sampling request a reply box, a sign-in (OAuth) shows the authorization URL until the browser
-comes back; the roots offered are the ones given (`--root`), none by default. The MCP
-session runs in the app's event loop, so a request waits for its dialog. Elicitation and
+comes back; the roots offered are the ones given (`--root`), none by default. The app gives
+the session `DialogAnswers` as its port for what servers ask. The MCP session runs in the
+app's event loop, so a request waits for its dialog. Elicitation and
 sampling wait in one `RequestLine`: a few dialogs at a time, the number waiting shown under
 them, the rest refused."""
 
@@ -27,18 +28,35 @@ from fleet_tui.ui.screens.sign_in_screen import SignInScreen
 T = TypeVar("T")
 
 
+class DialogAnswers:
+    """The session's port for what servers ask (`ServerRequests`): the app's dialogs, and
+    the roots given."""
+
+    def __init__(self, dialogs: ServerDialogs, roots: list[str]) -> None:
+        self._dialogs = dialogs
+        self._roots = roots
+
+    async def elicit(self, request: ElicitRequest) -> ElicitAnswer:
+        return await self._dialogs.ask_elicitation(request)
+
+    async def sample(self, request: SampleRequest) -> str | None:
+        return await self._dialogs.ask_sampling(request)
+
+    def roots(self) -> list[str]:
+        return list(self._roots)
+
+    async def sign_in(self, request: SignInRequest) -> None:
+        await self._dialogs.ask_sign_in(request)
+
+
 class ServerDialogs(AppPart):
     """Answers servers' elicitation, sampling and sign-in requests by asking the person."""
 
-    def answer_servers(self, roots: list[str] | None = None) -> None:
-        """Set the session's handlers to these dialogs and offer `roots` (default: none)."""
-        offered = list(roots or [])
+    def server_answers(self, roots: list[str] | None = None) -> DialogAnswers:
+        """The port that answers servers through these dialogs, offering `roots` (default:
+        none)."""
         self.server_requests = RequestLine(self._show_waiting)
-        handlers = self.controller.client_handlers
-        handlers.elicit = self.ask_elicitation
-        handlers.sample = self.ask_sampling
-        handlers.roots = lambda: offered
-        handlers.sign_in = self.ask_sign_in
+        return DialogAnswers(self, list(roots or []))
 
     async def ask_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
         unanswered = ElicitAnswer("cancel")
