@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from fleet_tui.envs.base import EnvInfo, ToolResult
 from fleet_tui.envs.catalog import PromptResult, ReadResult
-from fleet_tui.envs.server_events import ListChanged, ServerLog
+from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.traffic import TrafficEntry
 
 
@@ -200,9 +200,10 @@ SessionEvent = (
     | CallProgress
     | ServerLog
     | ListChanged
+    | ResourceUpdated
     | Traffic
     | ResourceRead
     | PromptGot
 )
-"""`ServerLog` (a server's log message) and `ListChanged` (its tools, resources or prompts
-changed) come from `envs.server_events`."""
+"""`ServerLog` (a server's log message), `ListChanged` (its tools, resources or prompts
+changed) and `ResourceUpdated` (a subscribed resource changed) come from `envs.server_events`."""

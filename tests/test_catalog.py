@@ -12,8 +12,9 @@ import pytest
 
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import AudioBlock, EnvError, ResourceLinkBlock, TextBlock
-from fleet_tui.envs.mcp_catalog import McpCatalog, updated_uri
+from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.envs.mcp_client import CLIENT_LOGGER
+from fleet_tui.envs.server_events import ResourceUpdated, server_event
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.envs.tool_hints import hint_words, task_note, tool_mark
 from tests.fixtures.catalog_server import BLOB, WAV
@@ -97,10 +98,10 @@ async def test_completes_template_and_prompt_arguments(session):
     assert await catalog.complete(greet, "name", "G") == ["Grace"]
 
 
-async def test_a_subscribed_resource_update_reaches_the_handlers(catalog_mcp):
+async def test_a_subscribed_resource_update_is_a_session_event(catalog_mcp):
     heard: list[Any] = []
     session = SessionController(McpTarget(urls=[catalog_mcp.url]))
-    session.client_handlers.on_notification.append(lambda _url, n: heard.append(n))
+    session.subscribe(heard.append)
     await session.connect()
     try:
         catalog = catalog_of(session)
@@ -108,10 +109,11 @@ async def test_a_subscribed_resource_update_reaches_the_handlers(catalog_mcp):
         assert catalog.subscribed == {"memo://notes"}
         await session.env.call_tool("touch", {"text": "second notes"})
         for _ in range(50):
-            if any(updated_uri(n) for n in heard):
+            if any(isinstance(event, ResourceUpdated) for event in heard):
                 break
             await asyncio.sleep(0.05)
-        assert [updated_uri(n) for n in heard if updated_uri(n)] == ["memo://notes"]
+        updates = [event for event in heard if isinstance(event, ResourceUpdated)]
+        assert updates == [ResourceUpdated(catalog_mcp.url, "memo://notes")]
         assert (await catalog.read("memo://notes")).contents[0].text == "second notes"
         await catalog.unsubscribe("memo://notes")
         assert catalog.subscribed == set()
@@ -174,11 +176,15 @@ async def test_a_reopened_connection_is_subscribed_again_saying_so(catalog_mcp):
             f"{catalog_mcp.url}: restored on connecting: subscribed again to memo://notes"
         ]
         await session.env.call_tool("touch", {"text": "third notes"})
+        def updates() -> list[str]:
+            events = [server_event(catalog_mcp.url, n) for n in heard]
+            return [e.uri for e in events if isinstance(e, ResourceUpdated)]
+
         for _ in range(50):  # the update comes on the new connection, subscribed again
-            if any(updated_uri(n) for n in heard):
+            if updates():
                 break
             await asyncio.sleep(0.05)
-        assert [updated_uri(n) for n in heard if updated_uri(n)] == ["memo://notes"]
+        assert updates() == ["memo://notes"]
     finally:
         await session.close_env()
 

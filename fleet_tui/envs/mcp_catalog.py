@@ -44,8 +44,6 @@ T = TypeVar("T")
 MAX_COMPLETIONS = 100
 """The most completion values kept from one answer (the MCP limit per response)."""
 
-RESOURCE_UPDATED = "notifications/resources/updated"
-
 
 @dataclass
 class Listing(Generic[T]):
@@ -294,11 +292,3 @@ def unique(items: list[tuple[McpEndpoint, T]], key: Callable[[T], str]) -> list[
     for _, item in items:
         seen.setdefault(key(item), item)
     return list(seen.values())
-
-
-def updated_uri(notification: Any) -> str | None:
-    """The URI a `notifications/resources/updated` names, else None."""
-    if getattr(notification, "method", None) != RESOURCE_UPDATED:
-        return None
-    uri = getattr(getattr(notification, "params", None), "uri", None)
-    return str(uri) if uri is not None else None

@@ -1,5 +1,5 @@
-"""What servers say on their own, as typed events: log messages, progress of a tool call, and
-changes to their lists of tools, resources or prompts.
+"""What servers say on their own, as typed events: log messages, progress of a tool call,
+changes to their lists of tools, resources or prompts, and updates of subscribed resources.
 
 `listen_to_servers(handlers, listener)` turns what `ClientHandlers` hears (mcp notification
 models, progress callbacks) into these events for one listener: the session controller emits
@@ -63,7 +63,16 @@ class ListChanged:
     kind: ListKind
 
 
-ServerEvent = ServerLog | ToolProgress | ListChanged
+@dataclass(frozen=True)
+class ResourceUpdated:
+    """A server says a resource changed (`notifications/resources/updated`, sent for the
+    resources the client subscribed to)."""
+
+    endpoint: str
+    uri: str
+
+
+ServerEvent = ServerLog | ToolProgress | ListChanged | ResourceUpdated
 
 
 def level_rank(level: str) -> int:
@@ -94,6 +103,8 @@ def server_event(url: str, notification: Any) -> ServerEvent | None:
     if isinstance(notification, mcp.types.LoggingMessageNotification):
         params = notification.params
         return ServerLog(url, str(params.level), bounded_data(params.data), params.logger)
+    if isinstance(notification, mcp.types.ResourceUpdatedNotification):
+        return ResourceUpdated(url, str(notification.params.uri))
     changed: list[tuple[type, ListKind]] = [
         (mcp.types.ToolListChangedNotification, "tools"),
         (mcp.types.ResourceListChangedNotification, "resources"),

@@ -54,7 +54,7 @@ from fleet_tui.controller import (
 from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
 from fleet_tui.envs.capabilities import Heartbeating, unwrapped
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.server_events import ListChanged, ServerLog
+from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import Target
 from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.calls import CallActions
@@ -111,7 +111,6 @@ class FleetTuiApp(
         self.controller = SessionController(target, env_factory, self.server_answers(roots))
         """The session: target, env, tools, call records, episode, connection state."""
         self.controller.subscribe(self._session_event)
-        self.listen_for_resource_updates()
         self.shutting_down = False
         self.keep_note = keep_note if keep_note is not None else []
         """Filled on exit with lines telling how to attach again to a kept instance."""
@@ -274,6 +273,8 @@ class FleetTuiApp(
                 self.run_worker(self.refresh_tools(), group="tool-refresh", exclusive=True)
             case ListChanged(kind=kind):
                 self.list_catalog_again(kind)
+            case ResourceUpdated():
+                self.resource_updated(event)
             case EnvClosed(info, failure):
                 if failure is not None:
                     self.notify(f"Closing failed: {failure}", severity="error", markup=False)

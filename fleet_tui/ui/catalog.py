@@ -1,21 +1,20 @@
 """The Resources and Prompts panes of the app: added once the env's servers list some, reading
 resources (templates ask for their values, with the server's completions), getting prompts
 through a form, subscriptions, and resource links in results; what comes back is shown in the
-result view. A server's `notifications/resources/updated` marks the resource in its pane and
-counts there how often it changed since read (a toast only for the first change)."""
+result view. A server's `notifications/resources/updated` (the session's `ResourceUpdated`
+event) marks the resource in its pane and counts there how often it changed since read (a
+toast only for the first change)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
-
-from textual.message import Message
+from typing import TypeVar
 
 from fleet_tui.envs.base import EnvError, Tool
 from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
-from fleet_tui.envs.mcp_catalog import updated_uri
+from fleet_tui.envs.server_events import ResourceUpdated
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.app_part import AppPart
@@ -28,26 +27,9 @@ from fleet_tui.ui.widgets.result_view import ResultView
 PaneT = TypeVar("PaneT", bound=CatalogPane)
 
 
-class ResourceUpdated(Message):
-    """A server said a resource changed (posted from the MCP client's handler)."""
-
-    def __init__(self, uri: str) -> None:
-        super().__init__()
-        self.uri = uri
-
-
 class CatalogActions(AppPart):
     """The Resources and Prompts panes and what their keys ask for (handlers go by Textual's
     naming convention: `@on` does not work in a mixin)."""
-
-    def listen_for_resource_updates(self) -> None:
-        """Hear `notifications/resources/updated` (from the next connect on)."""
-        self.controller.client_handlers.on_notification.append(self._heard)
-
-    def _heard(self, _url: str, notification: Any) -> None:
-        uri = updated_uri(notification)
-        if uri is not None:
-            self.post_message(ResourceUpdated(uri))
 
     def catalog_env_ready(self, _tools: list[Tool]) -> None:
         """List the env's resources and prompts (their panes appear when there are some)."""
@@ -170,7 +152,7 @@ class CatalogActions(AppPart):
         verb = "Subscribed to" if subscribe else "Unsubscribed from"
         self.notify(f"{verb} {one_line(uri, 100)}", markup=False)
 
-    def on_resource_updated(self, event: ResourceUpdated) -> None:
+    def resource_updated(self, event: ResourceUpdated) -> None:
         """Count the update on the resource's row; a toast only for its first change since
         it was read, so a server that says so every few seconds does not cover the screen."""
         panes = list(self.query(ResourcesPane))
