@@ -17,7 +17,6 @@ from typing import Any
 
 from fleet_tui.envs.base import (
     Env,
-    EnvError,
     ResetResult,
     Task,
     TextBlock,
@@ -30,14 +29,12 @@ from fleet_tui.envs.capabilities import (
     HearsServer,
     Reconnectable,
     ResetsIntoTask,
-    ServesCatalog,
     SetsLogLevel,
     TellsRootsChanged,
     unwrapped,
 )
 from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.server_events import (
     ServerEvent,
@@ -48,6 +45,7 @@ from fleet_tui.envs.server_events import (
 from fleet_tui.envs.server_requests import AnswersServers, OffersRoots, root_problem
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
+from fleet_tui.session_catalog import CatalogSession
 from fleet_tui.session_records import (
     CallAdded,
     Caller,
@@ -73,8 +71,9 @@ from fleet_tui.text import describe_error
 CLOSE_TIMEOUT_S = 60.0
 
 
-class SessionController:
-    """The target, env, tools, connection state, episode, call records and queued actions."""
+class SessionController(CatalogSession):
+    """The target, env, tools, connection state, episode, call records and queued actions;
+    the servers' resources and prompts (`CatalogSession`)."""
 
     def __init__(
         self,
@@ -147,11 +146,6 @@ class SessionController:
     @property
     def computer_use(self) -> bool:
         return any(t.name == COMPUTER_TOOL for t in self.tools)
-
-    def catalog(self) -> McpCatalog | None:
-        """The env's resources, templates and prompts when it speaks MCP and is connected."""
-        env = unwrapped(self.env)
-        return env.catalog() if self.connected and isinstance(env, ServesCatalog) else None
 
     def tool_named(self, name: str) -> Tool | None:
         return next((t for t in self.tools if t.name == name), None)
@@ -369,13 +363,6 @@ class SessionController:
             raise
         self._emit(PromptGot(name, arguments, result))
         return result
-
-    def mcp_catalog(self) -> McpCatalog:
-        """The catalog (see `catalog`); EnvError when there is none."""
-        catalog = self.catalog()
-        if catalog is None:
-            raise EnvError("not connected to a target that speaks MCP")
-        return catalog
 
     # -- reset, tasks, verdicts --------------------------------------------------------------------
 

@@ -121,6 +121,27 @@ async def test_a_subscribed_resource_update_is_a_session_event(catalog_mcp):
         await session.close_env()
 
 
+async def test_the_session_lists_subscribes_and_completes_for_the_ui(session, catalog_mcp):
+    assert session.can_list_catalog
+    resources, templates = await session.list_resources()
+    assert "memo://notes" in [r.uri for r in resources.items]
+    prompts = (await session.list_prompts()).items
+    greet = next(p for p in prompts if p.name == "greet")
+    assert await session.complete(templates.items[0], "item", "ap", {}) == ["apple", "apricot"]
+    assert await session.complete(greet, "name", "G", {}) == ["Grace"]
+    await session.set_subscription("memo://notes", True)
+    assert session.subscriptions() == {"memo://notes"}
+    await session.set_subscription("memo://notes", False)
+    assert session.subscriptions() == set()
+
+
+async def test_a_session_that_is_not_connected_has_no_catalog_to_list(catalog_mcp):
+    session = SessionController(McpTarget(urls=[catalog_mcp.url]))
+    assert not session.can_list_catalog and session.subscriptions() == set()
+    with pytest.raises(EnvError, match="not connected to a target that speaks MCP"):
+        await session.list_prompts()
+
+
 async def test_a_server_without_resources_lists_none_and_refuses_in_plain_words(mcp_alpha):
     controller = SessionController(McpTarget(urls=[mcp_alpha.url]))
     await controller.connect()

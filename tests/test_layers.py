@@ -31,6 +31,7 @@ def _modules(package: str) -> list[str]:
 
 HEADLESS = [
     "fleet_tui.controller",
+    "fleet_tui.session_catalog",
     "fleet_tui.text",
     *_modules("fleet_tui.envs"),
     *_modules("fleet_tui.forms"),

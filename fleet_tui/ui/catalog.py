@@ -33,12 +33,12 @@ class CatalogActions(AppPart):
 
     def catalog_env_ready(self, _tools: list[Tool]) -> None:
         """List the env's resources and prompts (their panes appear when there are some)."""
-        if self.controller.catalog() is not None:
+        if self.controller.can_list_catalog:
             self._in_worker(self._list_all())
 
     def list_catalog_again(self, kind: str) -> None:
         """A server said its resources or prompts changed: list them again into their pane."""
-        if self.controller.catalog() is not None:
+        if self.controller.can_list_catalog:
             self._in_worker(self._list_resources() if kind == "resources" else self._list_prompts())
 
     async def _list_all(self) -> None:
@@ -46,18 +46,16 @@ class CatalogActions(AppPart):
         await self._list_prompts()
 
     async def _list_resources(self) -> None:
-        catalog = self.controller.mcp_catalog()
-        resources = await catalog.resources()
-        templates = await catalog.templates()
+        resources, templates = await self.controller.list_resources()
         self._warn(resources.warnings + templates.warnings)
         pane = await self._pane(
             ResourcesPane, "resources", "Res", bool(resources.items or templates.items)
         )
         if pane is not None:
-            pane.show(resources.items, templates.items, catalog.subscribed)
+            pane.show(resources.items, templates.items, self.controller.subscriptions())
 
     async def _list_prompts(self) -> None:
-        prompts = await self.controller.mcp_catalog().prompts()
+        prompts = await self.controller.list_prompts()
         self._warn(prompts.warnings)
         pane = await self._pane(PromptsPane, "prompts", "Prompts", bool(prompts.items))
         if pane is not None:
@@ -145,10 +143,9 @@ class CatalogActions(AppPart):
         self._in_worker(self._subscribe(event.uri, event.subscribe))
 
     async def _subscribe(self, uri: str, subscribe: bool) -> None:
-        catalog = self.controller.mcp_catalog()
-        await (catalog.subscribe(uri) if subscribe else catalog.unsubscribe(uri))
+        await self.controller.set_subscription(uri, subscribe)
         for pane in self.query(ResourcesPane):
-            pane.show(pane.resources, pane.templates, catalog.subscribed)
+            pane.show(pane.resources, pane.templates, self.controller.subscriptions())
         verb = "Subscribed to" if subscribe else "Unsubscribed from"
         self.notify(f"{verb} {one_line(uri, 100)}", markup=False)
 
@@ -187,7 +184,7 @@ class CatalogActions(AppPart):
         self, ref: Prompt | ResourceTemplate
     ) -> Callable[[str, str, dict[str, str]], Awaitable[list[str]]]:
         async def complete(argument: str, value: str, context: dict[str, str]) -> list[str]:
-            return await self.controller.mcp_catalog().complete(ref, argument, value, context)
+            return await self.controller.complete(ref, argument, value, context)
 
         return complete
 
