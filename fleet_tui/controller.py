@@ -17,6 +17,7 @@ from typing import Any
 
 from fleet_tui.envs.base import (
     Env,
+    EnvError,
     ResetResult,
     Task,
     TextBlock,
@@ -26,7 +27,9 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.capabilities import (
     Episodic,
+    HasTaskRoutes,
     HearsServer,
+    Heartbeating,
     Reconnectable,
     ResetsIntoTask,
     SetsLogLevel,
@@ -146,6 +149,13 @@ class SessionController(CatalogSession):
     @property
     def computer_use(self) -> bool:
         return any(t.name == COMPUTER_TOOL for t in self.tools)
+
+    @property
+    def heartbeat_state(self) -> str | None:
+        """How the instance's latest heartbeat went (see `Heartbeating`); None when the env
+        sends none."""
+        env = unwrapped(self.env)
+        return env.heartbeat_state if isinstance(env, Heartbeating) else None
 
     def tool_named(self, name: str) -> Tool | None:
         return next((t for t in self.tools if t.name == name), None)
@@ -403,6 +413,17 @@ class SessionController(CatalogSession):
         if not self.connected or not isinstance(env, Episodic):
             raise EnvError("no episodic session is open")
         return await env.state()
+
+    async def server_tasks(self, per_split: int) -> list[Task]:
+        """The first `per_split` tasks of each split the server serves on its task routes
+        (imported OpenEnv servers have them); EnvError when it has none."""
+        env = unwrapped(self.env)
+        if not isinstance(env, HasTaskRoutes):
+            raise EnvError("no task routes")
+        tasks: list[Task] = []
+        for split in await env.splits():
+            tasks += await env.task_range(split["name"], 0, per_split)
+        return tasks
 
     def switch_target(self, target: Target) -> None:
         """Aim at another target; the next `connect` closes the env we have and opens its."""

@@ -24,6 +24,7 @@ async def test_status_bar_shows_the_latest_heartbeat(local_host):
         await wait_connected(pilot)
         await wait_for(pilot, lambda: (envs[0].heartbeat_state or "").startswith("ok "))
         await wait_for(pilot, lambda: "♥ ok " in status_line(app), timeout=5)
+        assert (app.controller.heartbeat_state or "").startswith("ok ")
 
 
 async def test_no_heartbeat_state_without_heartbeats(local_host):
@@ -31,4 +32,5 @@ async def test_no_heartbeat_state_without_heartbeats(local_host):
     async with app.run_test(size=(120, 35)) as pilot:
         await wait_connected(pilot)
         assert app.controller.env.heartbeat_state is None
+        assert app.controller.heartbeat_state is None
         assert "♥" not in status_line(app)

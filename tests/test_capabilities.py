@@ -1,11 +1,13 @@
 """Optional env features as protocols: each adapter offers its own, and the session recorder's
-wrapper claims none of them itself; they are reached through `unwrapped`."""
+wrapper claims none of them itself; they are reached through `unwrapped`, and the session
+answers for them to the UI."""
 
 from __future__ import annotations
 
 import pytest
 
-from fleet_tui.envs.base import Env
+from fleet_tui.controller import SessionController
+from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.envs.capabilities import (
     DescribesItself,
     Episodic,
@@ -81,3 +83,22 @@ async def test_each_adapter_offers_its_capabilities_and_the_recorder_claims_none
 def test_no_env_has_no_capabilities():
     assert unwrapped(None) is None
     assert not any(isinstance(unwrapped(None), c) for c in CAPABILITIES)
+
+
+async def test_the_session_answers_what_its_env_can_do(mcp_alpha, openenv_server):
+    mcp = SessionController(McpTarget(urls=[mcp_alpha.url]))
+    assert not mcp.can_list_catalog and mcp.heartbeat_state is None
+    await mcp.connect()
+    try:
+        assert mcp.can_list_catalog and mcp.heartbeat_state is None
+        with pytest.raises(EnvError, match=r"^no task routes$"):
+            await mcp.server_tasks(10)
+    finally:
+        await mcp.close_env()
+    openenv = SessionController(OpenEnvTarget(url=openenv_server.base_url))
+    await openenv.connect()
+    try:
+        assert not openenv.can_list_catalog
+        assert await openenv.server_tasks(10) == []  # task routes, none served here
+    finally:
+        await openenv.close_env()

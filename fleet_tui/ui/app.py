@@ -52,7 +52,6 @@ from fleet_tui.controller import (
     Traffic,
 )
 from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
-from fleet_tui.envs.capabilities import Heartbeating, unwrapped
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import Target
@@ -213,7 +212,6 @@ class FleetTuiApp(
         env = session.env
         idle = session.state == ConnectionState.IDLE
         endpoints = env.endpoints() if env is not None and not idle else []
-        inner = unwrapped(env)
         self.query_one(StatusBar).update(
             status_text(
                 session.target.describe(),
@@ -222,7 +220,7 @@ class FleetTuiApp(
                 session.episode,
                 state=session.state,
                 connected_at=session.connected_at,
-                heartbeat=inner.heartbeat_state if isinstance(inner, Heartbeating) else None,
+                heartbeat=session.heartbeat_state,
                 notes=[note() for note in self.status_notes],
             )
         )

@@ -22,7 +22,6 @@ from textual.widgets import Button, Input, Static
 
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import EnvError, Task, Tool, Verdict
-from fleet_tui.envs.capabilities import HasTaskRoutes, unwrapped
 from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
@@ -195,14 +194,8 @@ class TaskPanel(Vertical):
     @work(group="openenv-tasks", exclusive=True, exit_on_error=False)
     async def _load_openenv_tasks(self) -> None:
         """The tasks an OpenEnv server serves on its task routes (imported envs have them)."""
-        env = unwrapped(self.session.env)
-        if not isinstance(env, HasTaskRoutes):
-            self.query_one(VerdictView).show_message("No tasks from the server: no task routes")
-            return
         try:
-            tasks: list[Task] = []
-            for split in await env.splits():
-                tasks += await env.task_range(split["name"], 0, OPENENV_TASK_LIMIT)
+            tasks = await self.session.server_tasks(OPENENV_TASK_LIMIT)
         except EnvError as error:
             self.query_one(VerdictView).show_message(f"No tasks from the server: {error.message}")
             return
