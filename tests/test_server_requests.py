@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fleet_tui.commands.sign_in import PrintedSignIn
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
 from fleet_tui.envs.targets import McpTarget
@@ -72,6 +73,15 @@ async def test_each_handler_set_is_declared(asking: ServedMcp) -> None:
     controller = SessionController(McpTarget(urls=[asking.url]), requests=SamplesWithRoots())
     declared = json.loads(await call_text(controller, "capabilities"))
     assert declared == {"elicitation": False, "sampling": True, "roots": True}
+
+
+async def test_the_proxys_port_answers_sign_ins_only_and_declares_nothing(
+    asking: ServedMcp,
+) -> None:
+    controller = SessionController(McpTarget(urls=[asking.url]), requests=PrintedSignIn())
+    assert controller.client_handlers.sign_in is not None
+    declared = json.loads(await call_text(controller, "capabilities"))
+    assert declared == {"elicitation": False, "sampling": False, "roots": False}
 
 
 async def test_an_elicitation_reaches_the_handler_and_its_answer_the_server(
