@@ -197,6 +197,7 @@ async def test_a_reopened_connection_is_subscribed_again_saying_so(catalog_mcp):
             f"{catalog_mcp.url}: restored on connecting: subscribed again to memo://notes"
         ]
         await session.env.call_tool("touch", {"text": "third notes"})
+
         def updates() -> list[str]:
             events = [server_event(catalog_mcp.url, n) for n in heard]
             return [e.uri for e in events if isinstance(e, ResourceUpdated)]

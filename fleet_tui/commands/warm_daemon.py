@@ -91,7 +91,7 @@ class Switchboard:
     def __init__(self) -> None:
         self.current: ClientHandlers | None = None
         self.answers: ServerRequests | None = None
-        self.idle = HeadlessAnswers(["."])
+        self.idle = HeadlessAnswers([])  # no roots unless a command gives some
         self.handlers = ClientHandlers(
             on_notification=[self._notification], on_progress=[self._progress]
         ).answer_with(self)
