@@ -74,6 +74,9 @@ async def test_an_env_echoing_the_api_key_never_shows_it(mcp_alpha, monkeypatch)
         entry = await call(pilot, "echo", {"text": f"key {secret}"})
         assert entry.status == "ok"
         assert "key [redacted]" in rendered_text(app) and secret not in rendered_text(app)
+        await app.show_tool("echo", {"text": "typed by the person"})  # the form shows what
+        await pilot.pause()  # was typed in it, the key too: only the env's output is checked
+        assert "key [redacted]" in rendered_text(app)  # the result is still shown
         for tab in ("tab-raw", "tab-structured"):
             app.result_view.query_one("TabbedContent").active = tab
             await pilot.pause()
