@@ -87,6 +87,24 @@ async def test_typing_into_the_step_form_lands_in_the_message_not_metadata(
         assert "metadata" not in form.form.value()
 
 
+async def test_the_raw_view_edits_its_own_json_not_a_multi_line_field(shapes_openenv_server):
+    from textual.widgets import TextArea
+
+    app = FleetTuiApp(OpenEnvTarget(url=shapes_openenv_server.base_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool("step", {"message": "hi"})
+        await wait_for(pilot, lambda: app.query(TextArea))
+        form = app.query_one("ToolForm")
+        await form.action_toggle_raw()
+        await pilot.pause()
+        editor = form.query_one("#raw-editor", TextArea)
+        assert '"message": "hi"' in editor.text and app.focused is editor
+        await form.action_toggle_raw()
+        await pilot.pause()
+        assert form.form.value().get("message") == "hi"
+
+
 def test_names_say_multi_line_only_for_the_arguments_themselves():
     item = {"type": "object", "properties": {"text": {"type": "string"}}}
     schema = {

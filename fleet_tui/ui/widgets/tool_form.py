@@ -102,6 +102,10 @@ class FormFields(VerticalScroll, can_focus=False):
         yield from fields_for(children, field_for)
 
 
+RAW_EDITOR = "#raw-editor"
+"""The JSON editor of the raw view (a field's multi-line box is a TextArea too)."""
+
+
 class ToolForm(Vertical, can_focus=False):
     """A form for a tool's arguments. Give it the tool's input schema (or a built `Form`)."""
 
@@ -117,8 +121,8 @@ class ToolForm(Vertical, can_focus=False):
     }
     ToolForm > .tool-form-bar > .tool-form-below.shown { display: block; }
     ToolForm > .tool-form-bar > Button { min-width: 10; }
-    ToolForm > TextArea { height: auto; min-height: 6; max-height: 30; display: none; }
-    ToolForm.raw-mode > TextArea { display: block; }
+    ToolForm > #raw-editor { height: auto; min-height: 6; max-height: 30; display: none; }
+    ToolForm.raw-mode > #raw-editor { display: block; }
     ToolForm.raw-mode > FormFields { display: none; }
     ToolForm > .tool-form-raw-error { color: $error; display: none; height: auto; }
     ToolForm > .tool-form-raw-error.shown { display: block; }
@@ -217,7 +221,7 @@ class ToolForm(Vertical, can_focus=False):
             return
         if self.raw_mode:
             self._show_raw_problem()
-            self.query_one(TextArea).focus()
+            self.query_one(RAW_EDITOR, TextArea).focus()
         else:
             self.show_errors()
             self.call_next(self._focus_field, problem.path)
@@ -239,13 +243,17 @@ class ToolForm(Vertical, can_focus=False):
             self._focus_first_field()
         else:
             self.raw_mode = True
-            if not self.query_children(TextArea):  # made on first use: it is slow to mount
+            if not self.query_children(RAW_EDITOR):  # made on first use: it is slow to mount
                 editor = TextArea(
-                    language="json", show_line_numbers=False, tab_behavior="indent", soft_wrap=True
+                    language="json",
+                    show_line_numbers=False,
+                    tab_behavior="indent",
+                    soft_wrap=True,
+                    id=RAW_EDITOR[1:],
                 )
                 await self.mount(editor, before=self.query_one(".tool-form-raw-error"))
             self._set_raw_text(self.form.value())
-            self.query_one(TextArea).focus()
+            self.query_one(RAW_EDITOR, TextArea).focus()
         self.set_class(self.raw_mode, "raw-mode")
         self.show_errors()
 
@@ -288,7 +296,7 @@ class ToolForm(Vertical, can_focus=False):
         line.update(cue)
         line.set_class(bool(count), "shown")
 
-    @on(TextArea.Changed)
+    @on(TextArea.Changed, RAW_EDITOR)
     def _raw_edited(self, event: TextArea.Changed) -> None:
         event.stop()
         if not self.raw_mode:
@@ -345,7 +353,7 @@ class ToolForm(Vertical, can_focus=False):
         line.set_class(bool(self._raw_problem), "shown")
 
     def _set_raw_text(self, arguments: Any) -> None:
-        editor = self.query_one(TextArea)
+        editor = self.query_one(RAW_EDITOR, TextArea)
         with editor.prevent(TextArea.Changed):
             editor.text = pretty_json(arguments)
 
