@@ -28,6 +28,7 @@ from fleet_tui.proxy.gate import Breakpoint, Gate, Refusal, Release
 from fleet_tui.proxy.server import ProxyServer
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.host import AppServices
+from fleet_tui.ui.keymap import Extension
 from fleet_tui.ui.widgets.agent_pane import AgentPane, HeldCalls
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
@@ -38,7 +39,7 @@ class AgentHost(AppServices, Protocol):
     """What the agent features need of the app."""
 
     controller: SessionController
-    extension_actions: dict[str, Callable[[], Any]]
+    extension_actions: dict[Extension, Callable[[], Any]]
     status_notes: list[Callable[[], Text]]
     closers: list[Callable[[], Awaitable[None]]]
     shutting_down: bool
@@ -138,9 +139,9 @@ class AgentWatch:
         app.status_notes.append(self.status_note)
         app.closers.append(self.stop)
         actions = app.extension_actions
-        actions["show_agent"] = lambda: _show_agent(app)
-        actions["agent_pause"] = self.pause_or_resume
-        actions["agent_step"] = lambda: self.step(app)
+        actions[Extension.SHOW_AGENT] = lambda: _show_agent(app)
+        actions[Extension.AGENT_PAUSE] = self.pause_or_resume
+        actions[Extension.AGENT_STEP] = lambda: self.step(app)
 
     # -- what the status line and the keys do -------------------------------------------------
 

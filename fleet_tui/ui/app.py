@@ -62,7 +62,7 @@ from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUseActions
 from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
 from fleet_tui.ui.copy_command import CopyCommandAction
-from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.keymap import Extension, bindings_for
 from fleet_tui.ui.reset import ResetActions
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.server_dialogs import ServerDialogs
@@ -120,7 +120,7 @@ class FleetTuiApp(
         self.env_reset: Signal[ResetResult] = Signal(self, "env-reset")
         self.extensions: list[Callable[[FleetTuiApp], Any]] = []
         """Called with the app once it is mounted (awaited if async): adds panes and actions."""
-        self.extension_actions: dict[str, Callable[[], Any]] = {}
+        self.extension_actions: dict[Extension, Callable[[], Any]] = {}
         """Actions an extension offers; keys run them through `action_extension(name)`."""
         self.status_notes: list[Callable[[], Text]] = []
         """What extensions add to the status line, before the endpoints (the MCP proxy's
@@ -180,7 +180,7 @@ class FleetTuiApp(
 
     def action_extension(self, name: str) -> None:
         """Run an action an extension registered (tasks, state, sessions)."""
-        handler = self.extension_actions.get(name)
+        handler = self.extension_actions.get(Extension(name))
         if handler is None:
             self.notify(
                 "Not available here (task actions need --tasks FILE or --verifier FILE; "

@@ -8,6 +8,7 @@ key, add an `Action`; to add an area, give a widget `HELP_AREA = "<area>"` and u
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from textual.binding import Binding, BindingType
 
@@ -55,6 +56,28 @@ AREAS: dict[str, str] = {
     "info": "MCP endpoints (server info, instructions, roots)",
 }
 
+
+class Extension(StrEnum):
+    """The actions extensions add to the app (tasks, state, sessions, the agent, transcripts):
+    each registers its handler in `app.extension_actions`, and its key runs
+    `action_extension(name)`, which says so when no extension offers it."""
+
+    SHOW_TASKS = "show_tasks"
+    SHOW_STATE = "show_state"
+    VERIFY_TASK = "verify_task"
+    OPEN_SESSION = "open_session"
+    SHOW_AGENT = "show_agent"
+    AGENT_PAUSE = "agent_pause"
+    AGENT_STEP = "agent_step"
+    OPEN_TRAJECTORY = "open_trajectory"
+    SHOW_TRAJECTORY = "show_trajectory"
+
+
+def extension(name: Extension) -> str:
+    """The Textual action that runs the extension action `name`."""
+    return f"extension('{name}')"
+
+
 ACTIONS: list[Action] = [
     Action("quit", "ctrl+q", "Quit (closes what fleet-tui created)", short="Quit", priority=True),
     Action("help", "f1", "Help: keys of the focused area", short="Help"),
@@ -88,20 +111,30 @@ ACTIONS: list[Action] = [
         short="Protocol",
         show=False,
     ),
-    Action("extension('show_tasks')", "f6", "Show the tasks", short="Tasks"),
-    Action("extension('show_state')", "f7", "Show the state diff", short="State", show=False),
-    Action("extension('verify_task')", "f8", "Run the task's verifier", short="Verify", show=False),
-    Action("extension('open_session')", "ctrl+k", "Open a recorded session", show=False),
-    Action("extension('show_agent')", "ctrl+n", "Show the Agent pane", short="Agent", show=False),
-    Action("extension('agent_pause')", "f11", "Pause or resume the agent's calls", show=False),
+    Action(extension(Extension.SHOW_TASKS), "f6", "Show the tasks", short="Tasks"),
+    Action(extension(Extension.SHOW_STATE), "f7", "Show the state diff", short="State", show=False),
     Action(
-        "extension('agent_step')",
+        extension(Extension.VERIFY_TASK),
+        "f8",
+        "Run the task's verifier",
+        short="Verify",
+        show=False,
+    ),
+    Action(extension(Extension.OPEN_SESSION), "ctrl+k", "Open a recorded session", show=False),
+    Action(
+        extension(Extension.SHOW_AGENT), "ctrl+n", "Show the Agent pane", short="Agent", show=False
+    ),
+    Action(
+        extension(Extension.AGENT_PAUSE), "f11", "Pause or resume the agent's calls", show=False
+    ),
+    Action(
+        extension(Extension.AGENT_STEP),
         "f12",
         "Step: release the held call being edited (with the form's arguments) or else the next",
         show=False,
     ),
-    Action("extension('open_trajectory')", "", "Open an agent trajectory…", show=False),
-    Action("extension('show_trajectory')", "", "Show the Trajectory pane", show=False),
+    Action(extension(Extension.OPEN_TRAJECTORY), "", "Open an agent trajectory…", show=False),
+    Action(extension(Extension.SHOW_TRAJECTORY), "", "Show the Trajectory pane", show=False),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
     Action("take_screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
     Action("toggle_live", "ctrl+l", "Live mode: clicks on the screenshot act at once", show=False),

@@ -31,6 +31,7 @@ from fleet_tui.envs.base import ResetResult, Tool
 from fleet_tui.session.trajectory_run import TrajectoryRun
 from fleet_tui.text import one_line
 from fleet_tui.ui.host import AppServices
+from fleet_tui.ui.keymap import Extension
 from fleet_tui.ui.screens.trajectory_screen import TrajectoryScreen
 from fleet_tui.ui.widgets.trajectory_pane import TrajectoryPane, TrajectorySteps
 
@@ -45,7 +46,7 @@ class TrajectoryHost(AppServices, Protocol):
     controller: SessionController
     env_ready: Signal[list[Tool]]
     env_reset: Signal[ResetResult]
-    extension_actions: dict[str, Callable[[], Any]]
+    extension_actions: dict[Extension, Callable[[], Any]]
 
     @property
     def call_running(self) -> bool: ...
@@ -82,8 +83,8 @@ class TrajectoryReplay:
 
     async def install(self, app: TrajectoryHost) -> None:
         self.app = app
-        app.extension_actions["open_trajectory"] = self.ask_path
-        app.extension_actions["show_trajectory"] = self.show_pane
+        app.extension_actions[Extension.OPEN_TRAJECTORY] = self.ask_path
+        app.extension_actions[Extension.SHOW_TRAJECTORY] = self.show_pane
         app.controller.subscribe(self._session_event)
         if self.run is not None:
             await self.open(self.run)
@@ -173,7 +174,7 @@ class TrajectoryReplay:
 
     def verify(self) -> None:
         """Run the verifier now, as f8 does."""
-        verify = self.app.extension_actions.get("verify_task")
+        verify = self.app.extension_actions.get(Extension.VERIFY_TASK)
         if verify is None:
             self.app.notify(NO_VERIFIER, severity="warning")
             return
@@ -205,5 +206,5 @@ class TrajectoryReplay:
             pane.show_step(run.steps.index(step))
             await self.app.run_queued()
             step = run.next_step() if to_end else None
-        if to_end and "verify_task" in self.app.extension_actions:
+        if to_end and Extension.VERIFY_TASK in self.app.extension_actions:
             self.verify()

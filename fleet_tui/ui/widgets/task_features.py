@@ -26,6 +26,7 @@ from fleet_tui.session.recorder import SessionRecorder, images_dir
 from fleet_tui.session_recording import SessionRecording, start_recording
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
+from fleet_tui.ui.keymap import Extension
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
 from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
 from fleet_tui.ui.widgets.state_diff import StateDiffPanel
@@ -40,7 +41,7 @@ class TaskHost(Protocol):
     env_ready: Signal[list[Tool]]
     env_reset: Signal[ResetResult]
     call_finished: Signal[CallRecord]
-    extension_actions: dict[str, Callable[[], Any]]
+    extension_actions: dict[Extension, Callable[[], Any]]
 
     @property
     def tool_list(self) -> ToolList: ...
@@ -101,7 +102,7 @@ class TaskFeatures:
         """Add the panes and register the actions (`app.extension_actions`)."""
         session = app.controller
         actions = app.extension_actions
-        actions["open_session"] = lambda: app.push_screen(SessionBrowserScreen())
+        actions[Extension.OPEN_SESSION] = lambda: app.push_screen(SessionBrowserScreen())
         self.recording.attach(session)
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             panel = TaskPanel(
@@ -120,8 +121,8 @@ class TaskFeatures:
             app.env_ready.subscribe(panel, panel.env_ready)
             app.env_reset.subscribe(panel, panel.env_reset)
             app.call_finished.subscribe(panel, panel.call_finished)
-            actions["verify_task"] = panel.verify
-            actions["show_tasks"] = lambda: _show_pane(app, "pane-tasks", "#task-filter")
+            actions[Extension.VERIFY_TASK] = panel.verify
+            actions[Extension.SHOW_TASKS] = lambda: _show_pane(app, "pane-tasks", "#task-filter")
         if isinstance(session.target, InstanceTarget):
             state = StateDiffPanel(lambda: session.env, id="state-panel")
             await app.add_sidebar_pane("State", state, "pane-state")
@@ -130,7 +131,7 @@ class TaskFeatures:
             app.env_ready.subscribe(state, lambda _tools: state.refresh_state(new_baseline=True))
             if session.connected:
                 state.refresh_state(new_baseline=True)
-            actions["show_state"] = lambda: _show_pane(app, "pane-state", "#state-query")
+            actions[Extension.SHOW_STATE] = lambda: _show_pane(app, "pane-state", "#state-query")
         elif isinstance(session.target, OpenEnvTarget):
             await self._install_episode_state(app)
         if self.session_to_open is not None:
@@ -149,7 +150,7 @@ class TaskFeatures:
             _show_pane(app, "pane-state", "#episode-state-json")
             panel.refresh_state()
 
-        app.extension_actions["show_state"] = show
+        app.extension_actions[Extension.SHOW_STATE] = show
 
     def close(self) -> list[str]:
         """Close the recording; lines for the user about where it went."""
