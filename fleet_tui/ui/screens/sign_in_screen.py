@@ -6,19 +6,17 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Vertical
 from textual.widgets import Button, Static
 
-from fleet_tui.browser import can_open_browser
 from fleet_tui.envs.server_requests import SignInRequest
 from fleet_tui.text import clean, describe_seconds, one_line
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import literal
-from fleet_tui.ui.url_actions import copy_url, open_url
+from fleet_tui.ui.url_actions import UrlDialog
 
 
-class SignInScreen(ModalScreen[None]):
+class SignInScreen(UrlDialog):
     """Dismissed only when the person gives the sign-in up."""
 
     HELP_AREA = "sign_in"
@@ -27,6 +25,7 @@ class SignInScreen(ModalScreen[None]):
     def __init__(self, request: SignInRequest) -> None:
         super().__init__()
         self.request = request
+        self.url, self.url_name = request.url, "The authorization URL"
 
     def compose(self) -> ComposeResult:
         request = self.request
@@ -48,22 +47,7 @@ class SignInScreen(ModalScreen[None]):
                 ),
                 classes="ask-note",
             )
-            with Horizontal(classes="ask-buttons"):
-                yield Static("c copy  o open  esc cancel", classes="ask-keys")
-                yield Button("Cancel", id="cancel")
-                yield Button("Open in browser", id="open", disabled=not can_open_browser())
-                yield Button("Copy URL", id="copy", variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one("#copy", Button).focus()
-
-    @on(Button.Pressed, "#copy")
-    def action_copy_url(self) -> None:
-        copy_url(self, self.request.url, "The authorization URL")
-
-    @on(Button.Pressed, "#open")
-    async def action_open_browser(self) -> None:
-        await open_url(self, self.request.url)
+            yield from self.url_buttons("c copy  o open  esc cancel", "cancel")
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -6,19 +6,17 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Vertical
 from textual.widgets import Button, Static
 
-from fleet_tui.browser import can_open_browser
 from fleet_tui.envs.pages_to_visit import PageToVisit
 from fleet_tui.text import one_line
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import literal
-from fleet_tui.ui.url_actions import copy_url, open_url
+from fleet_tui.ui.url_actions import UrlDialog
 
 
-class VisitScreen(ModalScreen[None]):
+class VisitScreen(UrlDialog):
     """Shows the first page to open (and how many more the server listed in the result)."""
 
     HELP_AREA = "visit"
@@ -29,6 +27,7 @@ class VisitScreen(ModalScreen[None]):
         self.tool = tool
         self.page = pages[0]
         self.more = len(pages) - 1
+        self.url, self.url_name = self.page.url, "The page's URL"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="ask-box") as box:
@@ -44,22 +43,7 @@ class VisitScreen(ModalScreen[None]):
             yield Static(
                 literal(f"Open it in a browser, then call again.{more}"), classes="ask-note"
             )
-            with Horizontal(classes="ask-buttons"):
-                yield Static("c copy  o open  esc close", classes="ask-keys")
-                yield Button("Close", id="close")
-                yield Button("Open in browser", id="open", disabled=not can_open_browser())
-                yield Button("Copy URL", id="copy", variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one("#copy", Button).focus()
-
-    @on(Button.Pressed, "#copy")
-    def action_copy_url(self) -> None:
-        copy_url(self, self.page.url, "The page's URL")
-
-    @on(Button.Pressed, "#open")
-    async def action_open_browser(self) -> None:
-        await open_url(self, self.page.url)
+            yield from self.url_buttons("c copy  o open  esc close", "close")
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
