@@ -18,33 +18,15 @@ import pytest
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import McpTarget
 from tests.cli_run import child_env
+from tests.processes import gone_soon, running
 
 STDIO_SERVER = Path(__file__).parent / "fixtures" / "stdio_server.py"
 FLEET_TUI = [sys.executable, "-m", "fleet_tui"]
 HOWS = ["child", "setsid", "daemon"]
-GONE_WITHIN_S = 20.0
 
 
 def spawning(how: str) -> str:
     return shlex.join([sys.executable, str(STDIO_SERVER), "--spawn", how])
-
-
-def running(pid: int) -> bool:
-    """Whether `pid` is a process that has not exited (a zombie has)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
-def gone_soon(pid: int) -> bool:
-    deadline = time.monotonic() + GONE_WITHIN_S
-    while running(pid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def descendant_in(lines: list[str]) -> int:

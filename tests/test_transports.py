@@ -30,6 +30,7 @@ from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.ui.call_command import call_command
 from tests.cli_run import assert_one_line_error, child_env, fleet_tui
 from tests.fixtures.mcp_servers import BEARER_SEEN
+from tests.processes import gone_soon, running
 
 STDIO_SERVER = Path(__file__).parent / "fixtures" / "stdio_server.py"
 STDIO_COMMAND = shlex.join([sys.executable, str(STDIO_SERVER)])
@@ -137,7 +138,7 @@ async def test_in_the_app_a_stdio_servers_stderr_is_kept_and_the_child_stops_on_
     await env.connect()
     (endpoint,) = env.endpoints()
     pid = int(endpoint.output[0].removeprefix("pid "))
-    assert alive(pid)
+    assert running(pid)
 
     await env.close()
     assert gone_soon(pid)
@@ -168,7 +169,7 @@ def test_sigterm_stops_the_stdio_server_with_the_command():
             if "] pid " in line:
                 pid = int(line.rsplit(" ", 1)[1])
                 break
-        assert pid is not None and alive(pid)
+        assert pid is not None and running(pid)
         time.sleep(1.0)  # the call is under way
         child.send_signal(signal.SIGTERM)
         assert child.wait(timeout=30) == 128 + signal.SIGTERM
@@ -225,23 +226,6 @@ def test_the_copied_command_names_stdio_servers_and_hides_header_values():
         "fleet-tui call --mcp http://h:1/mcp --stdio 'srv --port 2' "
         "--header 'Authorization: [redacted]' -- echo"
     )
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def gone_soon(pid: int, within_s: float = 10.0) -> bool:
-    deadline = time.monotonic() + within_s
-    while alive(pid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 async def test_the_app_shows_a_stdio_servers_stderr_and_stops_it_on_quitting(mcp_alpha):
@@ -304,7 +288,7 @@ def test_a_signal_to_the_app_stops_its_stdio_server_and_what_it_started(tmp_path
             return (int(pid.group(1)), int(descendant.group(1))) if pid and descendant else None
 
         pid, descendant = wait_until(pids_shown, "its stderr")
-        assert alive(pid) and alive(descendant)
+        assert running(pid) and running(descendant)
         os.kill(terminal.pid, sig)
 
         assert terminal.exit_code() == code, terminal.screen()
