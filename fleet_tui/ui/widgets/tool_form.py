@@ -176,8 +176,10 @@ class ToolForm(Vertical, can_focus=False):
         self.call_after_refresh(self._show_first_errors)
 
     def _show_first_errors(self) -> None:
-        # not if the form is being removed meanwhile (another tool was chosen): its lines are gone
-        if self.is_attached and self.query(".tool-form-mode"):
+        # not if the form is being removed meanwhile (another tool was chosen): Textual marks
+        # every node of a removal as pruning first, then removes the children one by one, so
+        # some of the lines may already be gone
+        if self.is_attached and not self._pruning:
             self.show_errors(validate=False)
 
     # -- the model's API, for whoever hosts the form ------------------------------------------
