@@ -27,7 +27,7 @@ from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.target_argv import add_target_arguments
-from fleet_tui.ui.call_command import call_command
+from fleet_tui.call_command import call_command
 from tests.cli_run import assert_one_line_error, child_env, fleet_tui
 from tests.fixtures.mcp_servers import BEARER_SEEN
 from tests.processes import gone_soon, running

@@ -15,7 +15,7 @@ from fleet_tui.envs.targets import LocalTarget
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import describe_error
 from fleet_tui.ui.app_part import AppPart
-from fleet_tui.ui.call_command import target_options
+from fleet_tui.call_command import target_options
 from fleet_tui.ui.screens.endpoints import EndpointsScreen
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.tool_panel import form_arguments
