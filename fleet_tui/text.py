@@ -346,3 +346,18 @@ def http_status(error: BaseException) -> int | None:
     response = getattr(error, "response", None)
     status = getattr(response, "status_code", None)
     return status if isinstance(status, int) else None
+
+
+_MARKDOWN_STRONG = re.compile(r"^(#{1,6} \S|```|\|.*\|\s*$|> \S)", re.MULTILINE)
+_MARKDOWN_WEAK = re.compile(
+    r"(^\s*[-*+] \S|^\s*\d+\. \S|\*\*\S.*?\*\*|\[[^\]]+\]\([^)]+\)|`[^`]+`)", re.M
+)
+MARKDOWN_SCAN = 20_000
+"""Characters searched for the lighter Markdown signs."""
+
+
+def looks_like_markdown(text: str) -> bool:
+    """Headings, fences, tables or quotes; or at least two lighter Markdown signs."""
+    if _MARKDOWN_STRONG.search(text):
+        return True
+    return len(_MARKDOWN_WEAK.findall(text[:MARKDOWN_SCAN])) >= 2

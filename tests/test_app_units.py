@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from fleet_tui.call_command import call_command
 from fleet_tui.commands import command_parser
 from fleet_tui.commands.app import IMAGE_BACKENDS
 from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
@@ -13,7 +14,6 @@ from fleet_tui.envs.targets import FleetTarget, LocalTarget, OpenEnvTarget
 from fleet_tui.local.envs import todo_gui
 from fleet_tui.text import clean, one_line, visible
 from fleet_tui.ui import images
-from fleet_tui.call_command import call_command
 from fleet_tui.ui.fuzzy import fuzzy_rank
 from fleet_tui.ui.result_format import (
     HIGHLIGHT_LIMIT,

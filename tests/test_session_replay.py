@@ -40,11 +40,17 @@ def target(host, env_key="tracker") -> FleetTarget:
 
 async def record(path, host, env_key, calls, task=None):
     """Drive a RecordingEnv like the app does: connect, reset, task, calls, verify."""
+    return await record_on(target(host, env_key), path, calls, task)
+
+
+async def record_on(recorded_target, path, calls, task=None):
+    """`record` on any target (reset where the target has episodes)."""
     with SessionRecorder(path) as recorder:
-        env = RecordingEnv(make_env(target(host, env_key)), recorder, target(host, env_key))
+        env = RecordingEnv(make_env(recorded_target), recorder, recorded_target)
         try:
             await env.connect()
-            await env.reset()
+            if not isinstance(recorded_target, McpTarget):
+                await env.reset()
             if task:
                 recorder.task(task)
             for tool, arguments in calls:

@@ -10,6 +10,7 @@ import shlex
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fleet_tui.call_command import call_command
 from fleet_tui.commands import command_parser
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.targets import (
@@ -22,7 +23,6 @@ from fleet_tui.envs.targets import (
     target_fields_of,
 )
 from fleet_tui.target_argv import HEADER_NAME, from_argv, to_argv
-from fleet_tui.call_command import call_command
 
 words = st.text(max_size=12)
 names = st.text(min_size=1, max_size=12).filter(lambda name: name != "--")

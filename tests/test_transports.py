@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from fleet_tui.call_command import call_command
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import EndpointState, EndpointStatus, EnvError
 from fleet_tui.envs.factory import make_env
@@ -27,7 +28,6 @@ from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.target_argv import add_target_arguments
-from fleet_tui.call_command import call_command
 from tests.cli_run import assert_one_line_error, child_env, fleet_tui
 from tests.fixtures.mcp_servers import BEARER_SEEN
 from tests.processes import gone_soon, running

@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "warm": "list or stop the warm sessions --keep-warm left running",
     "proxy": "serve a target's tools to an agent as one MCP endpoint, printing each call",
     "replay": "re-run a recorded session on a fresh env and compare results",
+    "export": "write a recorded session as one web page that opens offline",
     "logout": "forget the OAuth sign-ins kept for MCP servers",
     "local": "run the embedded local Fleet host",
     "openenv": "serve an env `openenv import` generated (ORS, Verifiers) on 127.0.0.1",

@@ -9,13 +9,13 @@ import asyncio
 from textual.message import Message
 from textual.widgets import Input
 
+from fleet_tui.call_command import target_options
 from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvInfo, Tool
 from fleet_tui.envs.targets import LocalTarget
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import describe_error
 from fleet_tui.ui.app_part import AppPart
-from fleet_tui.call_command import target_options
 from fleet_tui.ui.screens.endpoints import EndpointsScreen
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.tool_panel import form_arguments

@@ -3,9 +3,9 @@ schema warnings gives `--unchecked`, so the command sends what the form would.""
 
 from __future__ import annotations
 
+from fleet_tui.call_command import call_command
 from fleet_tui.text import one_line
 from fleet_tui.ui.app_part import AppPart
-from fleet_tui.call_command import call_command
 
 
 class CopyCommandAction(AppPart):

@@ -6,7 +6,6 @@ so the widgets only mount ready-made pieces.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +27,7 @@ from fleet_tui.envs.tool_hints import annotation_note
 from fleet_tui.forms.budget import output_note
 from fleet_tui.forms.validation import output_problems
 from fleet_tui.observation_view import Shown, ShownImage, ShownJson, observation_view
-from fleet_tui.text import clean, pretty_json
+from fleet_tui.text import clean, looks_like_markdown, pretty_json
 from fleet_tui.ui.widgets.text_pager import PagerText
 
 HIGHLIGHT_LIMIT = 32_000
@@ -108,19 +107,6 @@ class ResultPlan:
     timing: list[tuple[str, str]]
     is_error: bool
     title: str
-
-
-_MARKDOWN_STRONG = re.compile(r"^(#{1,6} \S|```|\|.*\|\s*$|> \S)", re.MULTILINE)
-_MARKDOWN_WEAK = re.compile(
-    r"(^\s*[-*+] \S|^\s*\d+\. \S|\*\*\S.*?\*\*|\[[^\]]+\]\([^)]+\)|`[^`]+`)", re.M
-)
-
-
-def looks_like_markdown(text: str) -> bool:
-    """Headings, fences, tables or quotes; or at least two lighter Markdown signs."""
-    if _MARKDOWN_STRONG.search(text):
-        return True
-    return len(_MARKDOWN_WEAK.findall(text[:RICH_TEXT_LIMIT])) >= 2
 
 
 def json_part(value: Any) -> JsonPart:
