@@ -41,10 +41,12 @@ class CallStatus(StrEnum):
 
 
 class Caller(StrEnum):
-    """Who made a call: the person at the app, or an agent through the MCP proxy."""
+    """Who made a call: the person at the app, an agent through the MCP proxy, or a recorded
+    session played back."""
 
     YOU = "you"
     AGENT = "agent"
+    PLAYBACK = "playback"
 
 
 class Unmade(StrEnum):

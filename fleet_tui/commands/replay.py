@@ -31,6 +31,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-verify", action="store_true", help="do not run the task's verifier")
     add_ignore_key_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--play",
+        action="store_true",
+        help="play the session back in the app instead, with no env: its calls, results, "
+        "pictures and verdicts appear at the recorded pace (f11 pauses, f12 steps)",
+    )
+    parser.add_argument(
+        "--speed",
+        metavar="N",
+        type=float,
+        default=1.0,
+        help="with --play: N times faster than recorded; 0 plays one step per f12",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
 
     if (args.session is None) == (args.trajectory is None):
         raise EnvError("give a session file or --trajectory FILE (one of them)")
+    if args.play:
+        return play(args)
     if args.trajectory is not None:
         if not has_target(args):
             raise EnvError("--trajectory needs a target to replay on (ENV_KEY, --mcp, ...)")
@@ -85,6 +100,22 @@ def run(args: argparse.Namespace) -> int:
             )
 
     return print_report(asyncio.run(main()), replay_summary, args.json)
+
+
+def play(args: argparse.Namespace) -> int:
+    """The app on the recorded session, played back (`ui/playback.py`); nothing is recorded."""
+    from fleet_tui.envs.base import EnvError
+    from fleet_tui.envs.targets import McpTarget
+    from fleet_tui.session.reader import load_session
+    from fleet_tui.ui.loading import load_app
+
+    if args.session is None:
+        raise EnvError("--play plays a recorded session back: give its file, not --trajectory")
+    recorded = load_session(args.session).connect()
+    target = recorded.target if recorded and recorded.target else McpTarget(urls=["playback"])
+    args.play_session, args.no_record = args.session, True
+    args.session = None  # not opened in the session browser: it is what plays
+    return load_app()(target, args)
 
 
 def replay_summary(report) -> str:

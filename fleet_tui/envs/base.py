@@ -48,6 +48,9 @@ Base64Bytes = Annotated[
 ]
 
 Progress = Callable[[str], None]
+
+COMPUTER_TOOL = "computer"
+"""The tool computer-use envs act through (screenshots, clicks, keys)."""
 """A callback that receives one line of human-readable progress ("Creating instance…")."""
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import ast
 
-from fleet_tui.envs.base import EnvInfo, Task, Tool
+from fleet_tui.envs.base import COMPUTER_TOOL, EnvInfo, Task, Tool
 
-COMPUTER_TOOL = "computer"
-"""The tool computer-use envs act through (screenshots, clicks, keys)."""
+__all__ = ["COMPUTER_TOOL"]
 
 
 def takes_final_answer(code: str | None) -> bool:

@@ -13,6 +13,7 @@ from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import clean
 from fleet_tui.ui import images, terminal_probe
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.playback import Playback
 from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 
@@ -27,15 +28,20 @@ def run_app(target: Target, args: Any = None) -> int:
     images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
     features = TaskFeatures.from_args(target, args)
     trajectory = TrajectoryReplay.from_args(args)
+    playback = Playback.from_args(args)
     keep_note: list[str] = []
     app = FleetTuiApp(
         target,
         keep_note=keep_note,
-        env_factory=features.env_factory,
+        env_factory=playback.env_factory if playback else features.env_factory,
         image_folder=features.images_folder,
         roots=getattr(args, "roots", None),
     )
-    app.extensions.append(features.install)
+    # A playback has no env behind it: no tasks, state or recording, only the recorded steps.
+    if playback:
+        app.extensions.append(playback.install)
+    else:
+        app.extensions.append(features.install)
     app.extensions.append(trajectory.install)
     if getattr(args, "breakpoints", None) and getattr(args, "serve_mcp", None) is None:
         raise EnvError("--break holds an agent's calls: add --serve-mcp")

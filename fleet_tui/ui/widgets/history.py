@@ -28,7 +28,7 @@ STATUS_STYLES = {
     CallStatus.CANCELLED: "dim",
     CallStatus.HELD: "bold magenta",
 }
-CALLER_STYLES = {Caller.AGENT: "bold magenta", Caller.YOU: "cyan"}
+CALLER_STYLES = {Caller.AGENT: "bold magenta", Caller.YOU: "cyan", Caller.PLAYBACK: "bold blue"}
 
 
 class HistoryTable(DataTable):
