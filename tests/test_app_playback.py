@@ -1,6 +1,7 @@
-"""`fleet-tui replay SESSION --play`: a desktop episode recorded on the embedded host, played
-back in the app with no env — its calls, pictures and verdict appear in order, fast or one step
-per f12 — and nothing of it reaches a live env."""
+"""Sharing an episode from the app: `fleet-tui replay SESSION --play` plays a desktop episode
+recorded on the embedded host back with no env — its calls, pictures and verdict in order, fast
+or one step per f12 — and the palette's *Export this session as a web page…* writes the session
+being recorded as a page."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import pytest
 
 from fleet_tui.controller import Caller, CallStatus
 from fleet_tui.local import bundled_task_files
+from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.files import load_tasks
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.playback import Playback
-from tests.app_driver import SIZE, wait_for
+from fleet_tui.ui.widgets.task_features import TaskFeatures
+from tests.app_driver import SIZE, call, local_target, wait_connected, wait_for
 from tests.test_session_replay import record
 
 CALLS = [
@@ -93,3 +96,25 @@ async def test_a_call_the_recording_lacks_gets_a_plain_error(desktop_session):
         screen = await playback.env.call_tool("computer", {"action": "screenshot"})
         assert screen.images()  # the screen as the recording began
         await pilot.press("ctrl+q")
+
+
+async def test_the_palette_exports_the_session_being_recorded(local_host, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    features = TaskFeatures(recorder=SessionRecorder(tmp_path / "live.jsonl"))
+    app = FleetTuiApp(
+        local_target(local_host.base_url, "tracker"), env_factory=features.env_factory
+    )
+    app.extensions.append(features.install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "list_users")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"export this session")
+        await pilot.pause(0.5)  # the palette's search
+        await pilot.press("enter")
+        page = tmp_path / "live.html"
+        await wait_for(pilot, page.exists, timeout=30)
+        await wait_for(pilot, lambda: "list_users" in page.read_text(), timeout=30)
+        await pilot.press("ctrl+q")
+    features.close()

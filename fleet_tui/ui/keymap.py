@@ -66,6 +66,7 @@ class Extension(StrEnum):
     SHOW_STATE = "show_state"
     VERIFY_TASK = "verify_task"
     OPEN_SESSION = "open_session"
+    EXPORT_PAGE = "export_page"
     SHOW_AGENT = "show_agent"
     AGENT_PAUSE = "agent_pause"
     AGENT_STEP = "agent_step"
@@ -121,6 +122,7 @@ ACTIONS: list[Action] = [
         show=False,
     ),
     Action(extension(Extension.OPEN_SESSION), "ctrl+k", "Open a recorded session", show=False),
+    Action(extension(Extension.EXPORT_PAGE), "", "Export this session as a web page…", show=False),
     Action(
         extension(Extension.SHOW_AGENT), "ctrl+n", "Show the Agent pane", short="Agent", show=False
     ),

@@ -26,6 +26,8 @@ from fleet_tui.session.recorder import SessionRecorder, images_dir
 from fleet_tui.session_recording import SessionRecording, start_recording
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
+from fleet_tui.ui.export_action import export_recorded_session
+from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
 from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
@@ -34,7 +36,7 @@ from fleet_tui.ui.widgets.task_panel import TaskPanel, load_adhoc
 from fleet_tui.ui.widgets.tool_list import ToolList
 
 
-class TaskHost(Protocol):
+class TaskHost(AppServices, Protocol):
     """What the panes need of the app they are added to."""
 
     controller: SessionController
@@ -103,6 +105,7 @@ class TaskFeatures:
         session = app.controller
         actions = app.extension_actions
         actions[Extension.OPEN_SESSION] = lambda: app.push_screen(SessionBrowserScreen())
+        actions[Extension.EXPORT_PAGE] = lambda: export_recorded_session(app, self.recorder)
         self.recording.attach(session)
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             panel = TaskPanel(
