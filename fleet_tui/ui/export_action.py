@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fleet_tui.envs.base import EnvError
-from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.session.web_page import ExportedPage, export_page
 from fleet_tui.ui.host import AppServices
+
+if TYPE_CHECKING:
+    from fleet_tui.session.web_page import ExportedPage
 
 
 def export_recorded_session(app: AppServices, recorder: SessionRecorder | None) -> None:
@@ -37,5 +39,9 @@ async def _export(app: AppServices, recorder: SessionRecorder) -> None:
 
 
 def _write(recorder: SessionRecorder, out: Path) -> ExportedPage:
+    # loaded on first use: the page's Markdown parser is not the app's to wait for at start
+    from fleet_tui.session.reader import load_session
+    from fleet_tui.session.web_page import export_page
+
     recorder.flush()  # every event so far is in the file
     return export_page(load_session(recorder.path), out)
