@@ -1,16 +1,20 @@
 """The app on plain-action OpenEnv envs (real openenv-core servers, driven with Pilot): the
-reset's observation is shown after connecting and after each reset, f7 shows the session's
-state and reads it again after each step, a refused action says which field and is no step,
-the Protocol pane lists the `/ws` frames, and a dropped session is named as one."""
+reset's observation is shown after connecting and after each reset, f7 shows the episode's
+timeline and the session's state, read again after each step, a refused action says which
+field and is no step, the Protocol pane lists the `/ws` frames, and a dropped session is named
+as one."""
 
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from typing import Any
 
+from textual.widgets import DataTable
+
 from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
+from fleet_tui.ui.widgets.episode_timeline import EpisodeTimeline
 from fleet_tui.ui.widgets.protocol_log import ProtocolPane
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import (
@@ -67,6 +71,32 @@ async def test_f7_shows_the_state_and_reads_it_again_after_a_step(ledger_server)
         await call(pilot, "step", {"answer": "12%"})
         await wait_for(pilot, lambda: panel.reads == 2)
         assert panel.state["step_count"] == 1
+
+
+async def test_the_episode_pane_lists_the_reset_and_each_step_with_reward_and_done(board_server):
+    async with episode_app(board_server.base_url) as (pilot, app):
+        await call(pilot, "step", {"row": 1})  # refused: no step
+        await call(pilot, "step", {"row": 0, "col": 2})
+        await pilot.press("f7")
+        timeline = app.query_one(EpisodeTimeline)
+        table = timeline.query_one(DataTable)
+        await wait_for(pilot, lambda: table.row_count == 2)
+        reset, step = ([str(cell) for cell in table.get_row_at(row)] for row in (0, 1))
+        assert reset[0] == "0" and reset[1].startswith("reset")
+        assert step[:1] == ["1"] and step[1].startswith("step") and '"col":2' in step[1]
+        assert step[2] == "1 done"
+        summary = str(timeline.query_one("#episode-summary").content)
+        assert summary.startswith("1 step · reward total 1 · done")
+        table.focus()
+        table.move_cursor(row=0)
+        await pilot.press("enter")  # the reset's observation, again
+        await wait_for(pilot, lambda: "Reset" in str(app.result_view.border_title))
+        assert "opponent played 1,1" in rendered_text(app)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: table.row_count == 1)  # a new episode, its reset alone
+        assert str(timeline.query_one("#episode-summary").content).startswith("0 steps")
 
 
 async def test_the_state_pane_shows_a_board_as_rows(board_server):

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
 
 from fleet_tui.controller import CallRecord, SessionController
-from fleet_tui.envs.base import Env, ResetResult, Task, Tool
+from fleet_tui.envs.base import Env, ResetResult, Task, Tool, ToolResult
 from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget, Target
 from fleet_tui.session.recorder import SessionRecorder, images_dir
 from fleet_tui.session_recording import SessionRecording, start_recording
@@ -31,6 +32,7 @@ from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
 from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
+from fleet_tui.ui.widgets.episode_timeline import EpisodeTimeline
 from fleet_tui.ui.widgets.state_diff import StateDiffPanel
 from fleet_tui.ui.widgets.task_panel import TaskPanel, load_adhoc
 from fleet_tui.ui.widgets.tool_list import ToolList
@@ -59,6 +61,8 @@ class TaskHost(AppServices, Protocol):
     def push_screen(self, screen: Screen[Any]) -> Any: ...
 
     def query_one(self, selector: str) -> Widget: ...
+
+    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None: ...
 
 
 @dataclass
@@ -141,13 +145,24 @@ class TaskFeatures:
             app.push_screen(SessionBrowserScreen(self.session_to_open))
 
     async def _install_episode_state(self, app: TaskHost) -> None:
-        """The State pane of an OpenEnv session: f7 shows and reads it; a step or a reset
-        reads it again while it is on screen."""
+        """The Episode pane of an OpenEnv session: the episode's timeline over the session's
+        state. f7 shows it and reads the state; a step or a reset adds to the timeline, and
+        reads the state again while it is on screen."""
         panel = EpisodeStatePanel(app.controller.episode_state, id="state-panel")
-        await app.add_sidebar_pane("State", panel, "pane-state")
-        app.call_finished.subscribe(panel, lambda _entry: panel.refresh_if_shown())
-        app.env_reset.subscribe(panel, lambda _outcome: panel.refresh_if_shown())
-        app.env_ready.subscribe(panel, lambda _tools: panel.refresh_if_shown())
+        timeline = EpisodeTimeline(
+            lambda: app.controller.episode,
+            lambda record: app.show_call(record, record.result),
+            id="episode-timeline",
+        )
+        await app.add_sidebar_pane("Episode", Vertical(timeline, panel), "pane-state")
+
+        def changed() -> None:
+            timeline.refresh_timeline()
+            panel.refresh_if_shown()
+
+        app.call_finished.subscribe(panel, lambda _entry: changed())
+        app.env_reset.subscribe(panel, lambda _outcome: changed())
+        app.env_ready.subscribe(panel, lambda _tools: changed())
 
         def show() -> None:
             _show_pane(app, "pane-state", "#episode-state-json")
