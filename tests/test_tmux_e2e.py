@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -44,10 +46,10 @@ def alive(session: str) -> bool:
     )
 
 
-@pytest.fixture
-def demo_session():
+def start_demo(*options: str) -> str:
+    """`fleet-tui demo OPTIONS` in a new tmux session; the session's name."""
     session = f"fleet-tui-e2e-{uuid.uuid4().hex[:8]}"
-    command = f"{sys.executable} -m fleet_tui demo"
+    command = shlex.join([sys.executable, "-m", "fleet_tui", "demo", *options])
     tmux(
         "new-session",
         "-d",
@@ -61,6 +63,20 @@ def demo_session():
         "COLORTERM=truecolor",
         command,
     )
+    return session
+
+
+def quit_demo(session: str) -> None:
+    tmux("send-keys", "-t", session, "C-q")
+    deadline = time.monotonic() + 30
+    while alive(session) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(session), "ctrl+q quits (after closing the instance)"
+
+
+@pytest.fixture
+def demo_session():
+    session = start_demo()
     yield session
     if alive(session):
         tmux("kill-session", "-t", session)
@@ -83,8 +99,19 @@ def test_demo_in_tmux(demo_session):
     tmux("send-keys", "-t", session, "-l", "tea")
     wait_screen(session, "typed")
     press_escape(session)
-    tmux("send-keys", "-t", session, "C-q")
-    deadline = time.monotonic() + 30
-    while alive(session) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not alive(session), "ctrl+q quits (after closing the instance)"
+    quit_demo(session)
+
+
+def test_demo_records_where_asked(tmp_path):
+    """`demo --record FILE`, as the README says: the session is written there."""
+    recording = tmp_path / "demo.jsonl"
+    session = start_demo("--record", str(recording))
+    try:
+        wait_screen(session, "desktop-todo", "click fills form", "screenshot")
+        quit_demo(session)
+    finally:
+        if alive(session):
+            tmux("kill-session", "-t", session)
+    events = [json.loads(line) for line in recording.read_text().splitlines()]
+    calls = [event for event in events if event["event"] == "call"]
+    assert calls and calls[0]["tool"] == "computer", events

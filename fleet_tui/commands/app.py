@@ -78,19 +78,24 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="local verifier timeout (default 30)",
     )
-    tasks.add_argument(
-        "--record",
-        metavar="FILE",
-        help="record the session here (default: a new file in the state dir)",
-    )
-    tasks.add_argument("--no-record", action="store_true", help="do not record the session")
+    add_record_arguments(tasks)
     tasks.add_argument("--session", metavar="FILE", help="open a recorded session to browse it")
     tasks.add_argument(
         "--trajectory",
         metavar="FILE",
-        help="open an agent's transcript (OpenAI or Anthropic messages, JSON or JSONL) in the "
+        help="open an agent's transcript (the forms `replay --trajectory` reads) in the "
         "Trajectory pane, to step through it on the env",
     )
+
+
+def add_record_arguments(parser: Any) -> None:
+    """`--record FILE` and `--no-record`."""
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="record the session here (default: a new file in the state dir)",
+    )
+    parser.add_argument("--no-record", action="store_true", help="do not record the session")
 
 
 def run(args: argparse.Namespace) -> int:

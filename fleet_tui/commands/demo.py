@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from fleet_tui.commands.app import add_agent_arguments, add_image_backend_argument
+from fleet_tui.commands.app import (
+    add_agent_arguments,
+    add_image_backend_argument,
+    add_record_arguments,
+)
 
 DEMO_ENV = "desktop-todo"
 
@@ -14,6 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--keep", action="store_true", help="leave the instance running on exit (prints its id)"
     )
     add_image_backend_argument(parser)
+    add_record_arguments(parser)
     add_agent_arguments(parser)
 
 
