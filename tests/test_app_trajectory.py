@@ -115,7 +115,8 @@ async def test_an_anthropic_transcript_marks_divergence_and_unknown_tools(
         await wait_for(pilot, lambda: "#1 echo" in app.result_view.plan.title)
         steps.highlighted = 1
         await pilot.pause()
-        assert "the env has no such tool: skipped" in detail(app)
+        unknown = "DIVERGED (unknown tool: the env has no tool 'mcp__x__nope' (not made))"
+        assert unknown in detail(app)  # as `replay --trajectory` says it
         await pilot.click(TrajectorySteps, offset=(2, 4))  # the mouse: the third step's row
         await wait_for(pilot, lambda: "#2 echo" in app.result_view.plan.title)
         assert steps.highlighted == 2 and "echo: DIVERGED" in detail(app)
@@ -234,3 +235,39 @@ async def test_the_screenshot_pane_follows_a_computer_use_transcript(local_host,
         assert [r.arguments["action"] for r in screens][-2:] == ["left_click", "type"]
         assert all(r.result.images() for r in screens[-2:])  # the env answers with the screen
         assert pane.image.data == screens[-1].result.images()[-1].data
+
+
+async def test_unanswered_and_unreadable_calls_read_as_replay_says(mcp_alpha, tmp_path: Path):
+    """A call without an answer is "no record" and one whose arguments are broken JSON is not
+    made, in the pane as in `replay --trajectory`."""
+    broken = {"id": "c2", "type": "function", "function": {"name": "add", "arguments": '{"a":'}}
+    unanswered = {"id": "c3", "type": "function"} | {
+        "function": {"name": "echo", "arguments": '{"text": "late"}'}
+    }
+    transcript = tmp_path / "chat.json"
+    transcript.write_text(
+        json.dumps(
+            [
+                *OPENAI[:4],
+                {"role": "assistant", "tool_calls": [broken]},
+                {"role": "assistant", "tool_calls": [unanswered]},
+            ]
+        )
+    )
+    async with trajectory_app(McpTarget(urls=[mcp_alpha.url]), transcript) as (pilot, replay):
+        app = pilot.app
+        assert states(replay) == ["pending", "error", "pending"]
+        await press(pilot, "a")
+        assert states(replay) == ["same", "error", "no record"]
+        calls = [(r.tool, r.arguments) for r in app.controller.records if r.is_call]
+        assert calls == [("echo", {"text": "hi"}), ("echo", {"text": "late"})]
+        steps = app.query_one(TrajectorySteps)
+        steps.highlighted = 1
+        await pilot.pause()
+        assert "add: DIVERGED (not made: its arguments are not JSON" in detail(app)
+        steps.highlighted = 2
+        await pilot.pause()
+        assert "echo: no record (nothing recorded to compare with" in detail(app)
+    cli = fleet_tui("replay", "--trajectory", str(transcript), "--mcp", mcp_alpha.url)
+    assert "add: DIVERGED (not made: its arguments are not JSON" in cli.stdout
+    assert "echo: no record (nothing recorded to compare with" in cli.stdout

@@ -6,9 +6,13 @@ file that is no transcript a plain error (exit 2)."""
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from pathlib import Path
 
+from fleet_tui.local import bundled_task_files
 from tests.cli_run import assert_one_line_error, fleet_tui
+from tests.fixtures.stdio_server import __file__ as STDIO_SERVER
 
 OPENAI = [
     {"role": "system", "content": "You are a careful agent."},
@@ -118,3 +122,44 @@ def test_odd_shapes_in_a_transcript_are_passed_over(mcp_alpha, tmp_path: Path):
     transcript.write_text(json.dumps(odd))
     run = fleet_tui("replay", "--trajectory", str(transcript), "--mcp", mcp_alpha.url)
     assert "echo: match" in run.stdout and "add: match" in run.stdout, run.stdout + run.stderr
+
+
+ECHO_TWICE = [ANTHROPIC[1], ANTHROPIC[2]]
+
+
+def test_every_target_form_reads_after_the_transcript(mcp_alpha, tmp_path: Path):
+    """`--trajectory FILE` with a stdio server, and with an env key on the embedded host
+    (`--local tracker`, whose key was once read as a session file)."""
+    transcript = tmp_path / "echo.json"
+    transcript.write_text(json.dumps(ECHO_TWICE))
+    stdio = shlex.join([sys.executable, str(STDIO_SERVER)])
+    run = fleet_tui("replay", "--trajectory", str(transcript), "--stdio", stdio)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1/1 steps match" in run.stdout
+    for where in (["--local", "tracker"], ["tracker", "--local"]):
+        run = fleet_tui("replay", "--trajectory", str(transcript), *where)
+        assert run.returncode == 1, run.stdout + run.stderr  # the tracker has no echo tool
+        assert "unknown tool: the env has no tool 'echo' (not made)" in run.stdout
+
+
+def test_a_transcript_replay_ends_with_the_tasks_verdict(tmp_path: Path):
+    """`--tasks FILE --task KEY`: the task's verifier runs after the transcript's calls."""
+    assign = {"issue_id": 5, "changes": {"assignee": "carol", "status": "in_progress"}}
+    call = {"id": "c1", "type": "function"}
+    call["function"] = {"name": "update_issue", "arguments": json.dumps(assign)}
+    transcript = tmp_path / "assign.json"
+    transcript.write_text(json.dumps([{"role": "assistant", "tool_calls": [call]}]))
+    tasks = str(bundled_task_files()["tracker"])
+    key = ["--task", "tracker-assign-safari-crash", "--verifier-mode", "local"]
+    run = fleet_tui("replay", "--trajectory", str(transcript), "--local", "--tasks", tasks, *key)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "update_issue: no record" in run.stdout
+    assert "verifier (tracker-assign-safari-crash): PASS, score 1" in run.stdout
+    untouched = tmp_path / "look.json"
+    look = {"id": "c1", "type": "function", "function": {"name": "list_users", "arguments": ""}}
+    untouched.write_text(json.dumps([{"role": "assistant", "tool_calls": [look]}]))
+    run = fleet_tui("replay", "--trajectory", str(untouched), "--local", "--tasks", tasks, *key)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "verifier (tracker-assign-safari-crash): FAIL, score 0" in run.stdout
+    run = fleet_tui("replay", "--trajectory", str(untouched), "--local", "--tasks", tasks)
+    assert_one_line_error(run, 2, "holds 5 tasks: name one with --task")

@@ -1,11 +1,13 @@
 """`fleet-tui replay SESSION.jsonl TARGET`: re-run a recorded session's calls on a fresh env,
-report per step whether results match, then run the task's verifier if it had one.
-`fleet-tui replay --trajectory FILE TARGET` does the same for an agent's transcript (OpenAI or
-Anthropic messages)."""
+report per step whether results match, then run the task's verifier if it had one (or the
+task `--tasks FILE --task KEY` names).
+`fleet-tui replay --trajectory FILE TARGET` does the same for an agent's transcript (the forms
+`session/transcripts/` reads)."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from fleet_tui.commands.options import (
     add_ignore_key_argument,
@@ -15,6 +17,9 @@ from fleet_tui.commands.options import (
 from fleet_tui.commands.output import err, out
 from fleet_tui.target_argv import add_target_arguments
 
+if TYPE_CHECKING:
+    from fleet_tui.envs.base import Task
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -23,8 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trajectory",
         metavar="FILE",
-        help="replay an agent's transcript instead: OpenAI chat messages (tool_calls) or "
-        "Anthropic messages (tool_use), JSON or JSONL; structured content is not compared",
+        help="replay an agent's transcript instead (OpenAI chat or Responses, Anthropic, "
+        "pydantic-ai, Claude Code, Gemini or LangChain messages; JSON or JSONL); structured "
+        "content is not compared",
+    )
+    parser.add_argument("--tasks", metavar="FILE", help="a Fleet task file: run its verifier")
+    parser.add_argument(
+        "--task", metavar="KEY", help="the task of --tasks FILE whose verifier runs at the end"
     )
     add_target_arguments(parser)
     add_verifier_arguments(parser)
@@ -58,21 +68,27 @@ def run(args: argparse.Namespace) -> int:
     from fleet_tui.tasks.provision import connected, shared_host
     from fleet_tui.tasks.verify import run_verifier
 
+    if args.trajectory is not None and args.session is not None and not args.env_key:
+        args.env_key, args.session = args.session, None  # `--trajectory FILE ENV_KEY`
     if (args.session is None) == (args.trajectory is None):
         raise EnvError("give a session file or --trajectory FILE (one of them)")
     if args.play:
         return play(args)
+    task = chosen_task(args.tasks, args.task)
     if args.trajectory is not None:
-        if not has_target(args):
-            raise EnvError("--trajectory needs a target to replay on (ENV_KEY, --mcp, ...)")
         session = load_trajectory(args.trajectory)
     else:
         session = load_session(args.session)
     for problem in session.problems:
         err(f"fleet-tui: {args.session}: {problem}")
     recorded = session.connect()
-    if not has_target(args) and recorded and isinstance(recorded.target, InstanceTarget):
-        args.env_key = recorded.target.env_key  # the env the session was recorded on
+    if not has_target(args):  # the env the session was recorded on, or the task's
+        if recorded and isinstance(recorded.target, InstanceTarget):
+            args.env_key = recorded.target.env_key
+        elif task is not None and task.env_key:
+            args.env_key = task.env_key
+        elif args.trajectory is not None:
+            raise EnvError("--trajectory needs a target to replay on (ENV_KEY, --mcp, ...)")
     base = target_from_args(args)
 
     def show(step) -> None:
@@ -82,21 +98,25 @@ def run(args: argparse.Namespace) -> int:
 
     async def main():
         async with shared_host(base) as target, connected(target) as env:
+            tools = None
             if args.trajectory is not None:
-                map_tool_names(session, [tool.name for tool in await env.list_tools()])
+                tools = [tool.name for tool in await env.list_tools()]
+                map_tool_names(session, tools)
 
-            async def verify(task):
+            async def verify(verified):
                 return await run_verifier(
-                    env, task, mode=args.verifier_mode, timeout_s=args.timeout
+                    env, verified, mode=args.verifier_mode, timeout_s=args.timeout
                 )
 
             return await replay_session(
                 session,
                 env,
                 verify=None if args.no_verify else verify,
+                task=task,
                 ignore_keys=args.ignore_key,
                 on_step=show,
-                structured=args.trajectory is None,
+                transcript=args.trajectory is not None,
+                tools=tools,
             )
 
     return print_report(asyncio.run(main()), replay_summary, args.json)
@@ -118,9 +138,32 @@ def play(args: argparse.Namespace) -> int:
     return load_app()(target, args)
 
 
+def chosen_task(path: str | None, key: str | None) -> Task | None:
+    """The task `--tasks FILE` (and `--task KEY`, needed when the file holds several) names."""
+    from fleet_tui.envs.base import EnvError
+    from fleet_tui.tasks.files import load_tasks
+
+    if path is None:
+        if key is not None:
+            raise EnvError("--task KEY names a task of --tasks FILE: add --tasks")
+        return None
+    tasks = load_tasks(path)
+    if key is None:
+        if len(tasks) != 1:
+            keys = ", ".join(task.key for task in tasks[:5]) + (", ..." if len(tasks) > 5 else "")
+            raise EnvError(f"{path} holds {len(tasks)} tasks: name one with --task ({keys})")
+        return tasks[0]
+    found = next((task for task in tasks if task.key == key), None)
+    if found is None:
+        raise EnvError(f"no task {key} in {path}")
+    return found
+
+
 def replay_summary(report) -> str:
     matched = sum(step.matched for step in report.steps)
     lines = [f"{matched}/{len(report.steps)} steps match"]
+    if unrecorded := sum(step.unrecorded for step in report.steps):
+        lines.append(f"{unrecorded} with no record (no answer to compare with)")
     if report.not_replayed:
         lines.append(
             f"{report.not_replayed} resource reads and prompt gets not replayed "
@@ -138,5 +181,5 @@ def replay_summary(report) -> str:
                 f"verifier ({report.task_key}): {verdict.error_type}: {verdict.error_message}"
             )
     elif report.task_key is None:
-        lines.append("no task in the session: nothing to verify")
+        lines.append("no task in the session: nothing to verify (--tasks FILE names one)")
     return "\n".join(lines)

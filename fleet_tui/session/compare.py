@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import ImageChops
 
-from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
+from fleet_tui.envs.base import ContentBlock, ImageBlock, TextBlock, ToolResult
 from fleet_tui.image_data import ImageRefused, ImageTooLarge, decode
 from fleet_tui.text import shortened
 
@@ -78,6 +78,29 @@ def compare_results(
     if before != after:
         problems.append(f"structured content differs: {_where(before, after)}")
     return problems
+
+
+def compare_transcript_answer(
+    expected: ToolResult, actual: ToolResult, ignore_keys: Iterable[str] = ()
+) -> list[str]:
+    """What differs between a transcript's answer and a replayed result. A transcript holds
+    only what the model saw: no structured content, and often not a tool's images (frameworks
+    drop them, or move them into a message of their own). So the env's images are compared
+    only with images the answer holds; an answer made only of images (a computer-use
+    screenshot) is judged by its images alone, and one whose content is missing altogether
+    (a screenshot kept elsewhere) by whether the call failed."""
+    images = [isinstance(block, ImageBlock) for block in expected.blocks]
+    kept: list[ContentBlock]
+    if not expected.blocks:
+        kept = []
+    elif not any(images):
+        kept = [b for b in actual.blocks if not isinstance(b, ImageBlock)]
+    elif all(images):
+        kept = [b for b in actual.blocks if isinstance(b, ImageBlock)]
+    else:
+        kept = actual.blocks
+    actual = actual.model_copy(update={"blocks": kept, "structured": None})
+    return compare_results(expected, actual, ignore_keys)
 
 
 def _where(before: Any, after: Any) -> str:

@@ -5,19 +5,22 @@ the recorded one (`compare.compare_results`). Resource reads and prompt gets are
 only counted: they change nothing in the env, so the calls after them meet the same state
 either way, and their contents (often the time, or live state) would differ for no fault. An
 agent's calls that never reached the env (refused or abandoned) are counted, not made: the
-recorded env never saw them.
+recorded env never saw them. A call with no recorded answer is made but has nothing to be
+compared with: it is "no record", neither a match nor a divergence.
+A transcript's call (`trajectory.py`) whose arguments could not be read, or to a tool the env
+lacks, is not made: it is a divergence saying why, as in the app's Trajectory pane.
 If the session had a task, its verifier runs at the end through the `verify` function the
 caller passes (remote or local mode).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 
 from pydantic import BaseModel, Field
 
 from fleet_tui.envs.base import Env, EnvError, Task, ToolResult, Verdict
-from fleet_tui.session.compare import compare_results
+from fleet_tui.session.compare import compare_results, compare_transcript_answer
 from fleet_tui.session.events import (
     CallEvent,
     PromptEvent,
@@ -27,6 +30,7 @@ from fleet_tui.session.events import (
     UnmadeEvent,
 )
 from fleet_tui.session.reader import Session
+from fleet_tui.session.trajectory import call_problem
 from fleet_tui.text import visible
 
 VerifyFn = Callable[[Task], Awaitable[Verdict]]
@@ -41,6 +45,12 @@ class StepOutcome(BaseModel):
     differences: list[str] = Field(default_factory=list)
     note: str | None = None
     """Why a step could not be compared (no recorded result, the call raised)."""
+    unrecorded: bool = False
+    """Made, but the session holds no answer to compare with ("no record")."""
+
+    @property
+    def diverged(self) -> bool:
+        return not self.matched and not self.unrecorded
 
 
 class ReplayReport(BaseModel):
@@ -56,7 +66,7 @@ class ReplayReport(BaseModel):
 
     @property
     def diverged(self) -> bool:
-        return any(not step.matched for step in self.steps)
+        return any(step.diverged for step in self.steps)
 
     @property
     def ok(self) -> bool:
@@ -72,11 +82,12 @@ async def replay_session(
     task: Task | None = None,
     ignore_keys: Iterable[str] = (),
     on_step: Callable[[StepOutcome], None] | None = None,
-    structured: bool = True,
+    transcript: bool = False,
+    tools: Collection[str] | None = None,
 ) -> ReplayReport:
     """Replay `session` on a connected `env`. `task` overrides the session's own task;
-    `structured=False` leaves structured content out of the comparison (a transcript holds
-    only the content the model saw)."""
+    `transcript` compares as `compare_transcript_answer` does (a transcript holds only what
+    the model saw); a call to a tool outside `tools` (when given) is not made."""
     task = task or session.task()
     report = ReplayReport(session=str(session.path), task_key=task.key if task else None)
     results = {e.call_seq: e for e in session.events if isinstance(e, ResultEvent)}
@@ -91,7 +102,10 @@ async def replay_session(
             report.unmade += 1
         elif isinstance(event, CallEvent):
             recorded = results.get(event.seq)
-            outcome = await _replay_call(session, env, event, recorded, ignore, structured)
+            if (not_made := unmade_step(event, tools)) is not None:
+                outcome = not_made
+            else:
+                outcome = await _replay_call(session, env, event, recorded, ignore, transcript)
             report.steps.append(outcome)
             if on_step:
                 on_step(outcome)
@@ -106,13 +120,27 @@ async def _replay_call(
     call: CallEvent,
     recorded: ResultEvent | None,
     ignore: list[str],
-    structured: bool,
+    transcript: bool,
 ) -> StepOutcome:
     try:
         actual = await env.call_tool(call.tool, call.arguments)
     except EnvError as error:
         return failed_step(call, error.message)
-    return judge_step(session, call, recorded, actual, ignore_keys=ignore, structured=structured)
+    return judge_step(session, call, recorded, actual, ignore_keys=ignore, transcript=transcript)
+
+
+def unmade_step(call: CallEvent, tools: Collection[str] | None) -> StepOutcome | None:
+    """The outcome of a call that is not made (its arguments unreadable, or its tool not one
+    of `tools`), or None when it can be made."""
+    if (problem := call_problem(call)) is not None:
+        note = f"not made: {problem}"
+    elif tools is not None and call.tool not in tools:
+        note = f"unknown tool: the env has no tool {call.tool!r} (not made)"
+    else:
+        return None
+    return StepOutcome(
+        seq=call.seq, tool=call.tool, arguments=call.arguments, matched=False, note=note
+    )
 
 
 def failed_step(call: CallEvent, message: str) -> StepOutcome:
@@ -133,28 +161,29 @@ def judge_step(
     actual: ToolResult,
     *,
     ignore_keys: Iterable[str] = (),
-    structured: bool = True,
+    transcript: bool = False,
 ) -> StepOutcome:
-    """Compare the replayed result of `call` with the recorded one (`compare_results`)."""
+    """Compare the replayed result of `call` with the recorded one (`compare_results`, or for
+    a transcript `compare_transcript_answer`)."""
     step = StepOutcome(seq=call.seq, tool=call.tool, arguments=call.arguments, matched=True)
     if recorded is None:
-        step.note = "no recorded result (the session ended during this call)"
+        step.matched, step.unrecorded = False, True
+        step.note = "nothing recorded to compare with: the call had no answer"
         return step
     try:
         expected = session.tool_result(recorded.result)
     except EnvError as error:
         step.matched, step.note = False, error.message
         return step
-    if not structured:
-        actual = actual.model_copy(update={"structured": None})
-    step.differences = compare_results(expected, actual, ignore_keys)
+    compare = compare_transcript_answer if transcript else compare_results
+    step.differences = compare(expected, actual, ignore_keys)
     step.matched = not step.differences
     return step
 
 
 def step_lines(step: StepOutcome) -> list[str]:
     """The step as `replay` prints it: `step   3 echo: match`, then one line per difference."""
-    verdict = "match" if step.matched else "DIVERGED"
+    verdict = "match" if step.matched else "no record" if step.unrecorded else "DIVERGED"
     note = f" ({step.note})" if step.note else ""
     lines = [f"step {step.seq:>3} {visible(step.tool)}: {verdict}{note}"]
     return lines + [f"          {difference}" for difference in step.differences]

@@ -2,9 +2,10 @@
 
 `TrajectoryRun` keeps, beside the transcript read by `trajectory.load_trajectory`, the state of
 each of its calls: pending until replayed, then the same as recorded, different, an error (the
-call failed) or without a recorded result to compare; a call to a tool the env lacks is an
-unknown tool and skipped. Each replayed result is judged as `replay` judges it
-(`replay.judge_step`, structured content left out: a transcript does not hold it).
+call failed) or without a recorded result to compare ("no record"); a call to a tool the env
+lacks is an unknown tool, and one whose arguments could not be read an error: neither is made.
+Each is judged as `replay` judges it (`replay.judge_step` and `replay.unmade_step`, as a
+transcript), so the pane and `replay --trajectory` say the same of every step.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from fleet_tui.envs.base import ToolResult
 from fleet_tui.session.events import CallEvent, ResultEvent
 from fleet_tui.session.reader import Session
-from fleet_tui.session.replay import StepOutcome, failed_step, judge_step
+from fleet_tui.session.replay import StepOutcome, failed_step, judge_step, unmade_step
 from fleet_tui.session.trajectory import load_trajectory, map_tool_names
 
 
@@ -54,8 +55,9 @@ class TrajectoryRun:
     def load(cls, path: str | Path) -> TrajectoryRun:
         """The transcript at `path`; EnvError in plain words when it is none."""
         session = load_trajectory(path)
-        steps = [TrajectoryStep(step.call, step.result) for step in session.steps()]
-        return cls(session, steps)
+        run = cls(session, [TrajectoryStep(step.call, step.result) for step in session.steps()])
+        run.restart()
+        return run
 
     @property
     def path(self) -> Path:
@@ -68,7 +70,8 @@ class TrajectoryRun:
         self.tools = set(tools)
         for step in self.steps:
             if step.state in (StepState.PENDING, StepState.UNKNOWN_TOOL):
-                known = step.call.tool in self.tools
+                step.outcome = unmade_step(step.call, self.tools)
+                known = step.outcome is None
                 step.state = StepState.PENDING if known else StepState.UNKNOWN_TOOL
 
     def next_step(self) -> TrajectoryStep | None:
@@ -76,9 +79,11 @@ class TrajectoryRun:
         return next((s for s in self.steps if s.state == StepState.PENDING), None)
 
     def restart(self) -> None:
-        """Every call pending again (a fresh env)."""
+        """Every call pending again (a fresh env), but those that cannot be made."""
         for step in self.steps:
             step.state, step.outcome, step.actual, step.record = StepState.PENDING, None, None, None
+            if (outcome := unmade_step(step.call, None)) is not None:
+                step.state, step.outcome = StepState.ERROR, outcome
         if self.tools is not None:
             self.map_tools(sorted(self.tools))
 
@@ -88,7 +93,7 @@ class TrajectoryRun:
         if actual is None:
             step.outcome, step.state = failed_step(step.call, failure), StepState.ERROR
             return
-        outcome = judge_step(self.session, step.call, step.recorded, actual, structured=False)
+        outcome = judge_step(self.session, step.call, step.recorded, actual, transcript=True)
         step.outcome = outcome
         if step.recorded is None:
             step.state = StepState.UNRECORDED

@@ -145,7 +145,7 @@ async def replay_gold(
     )
     report.gold = replay.verdict
     report.replay_steps = len(replay.steps)
-    report.replay_divergences = sum(not s.matched for s in replay.steps)
+    report.replay_divergences = sum(s.diverged for s in replay.steps)
     if report.replay_divergences:
         count = report.replay_divergences
         report.notes.append(

@@ -75,9 +75,6 @@ def step_detail(run: TrajectoryRun, step: TrajectoryStep) -> Text:
         text.append(clean(first) + "\n", style=STATE_STYLES[step.state])
         for difference in differences:
             text.append(clean(difference.strip()) + "\n", style="yellow")
-    elif step.state == StepState.UNKNOWN_TOOL:
-        text.append(f"#{step.call.seq} {name_line(step.call.tool, 60)}: ", style="bold")
-        text.append("the env has no such tool: skipped\n", style="magenta")
     else:
         text.append(f"#{step.call.seq} {name_line(step.call.tool, 60)}: pending\n", style="dim")
     arguments = json.dumps(step.call.arguments, ensure_ascii=False, indent=1, default=str)
