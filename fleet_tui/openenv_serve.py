@@ -18,7 +18,13 @@ user's env stay as they are):
 - the generated Verifiers wrapper offers only `submit`. Here it also offers the env's own tools
   (a `ToolEnv`'s `tool_defs`): a call runs the tool and adds the assistant's tool call and the
   tool's answer to the episode's turns, and `submit` without `messages` scores those turns
-  followed by its `completion`, so a multi-turn rubric sees the tools used.
+  followed by its `completion`, so a multi-turn rubric sees the tools used;
+- the wrapper scores a completion of any length and with no turns. Here the env's `max_turns`
+  holds as in a Verifiers rollout: a tool call past it is refused, and of a completion longer
+  than it only the first `max_turns` assistant turns are scored (`is_truncated`); the turns
+  scored are the state's `trajectory`, so the `num_turns` metric counts them;
+- `submit` given both `completion` and `messages` is refused with the reason (the wrapper
+  scored `messages` and dropped `completion` without a word).
 """
 
 from __future__ import annotations
@@ -84,6 +90,7 @@ def serve_package(package: Path, listener: socket.socket, token: str) -> int:
             wrapper = importlib.import_module(f"{server}.{package.name}_environment")
             if is_verifiers_wrapper(wrapper):
                 offer_env_tools(wrapper)
+                keep_turn_limit(wrapper)
     except ModuleNotFoundError as error:
         print(f"{sys.executable} cannot import {error.name}: {error}", file=sys.stderr)
         return 2
@@ -120,7 +127,6 @@ def is_verifiers_wrapper(module: Any) -> bool:
 
 def offer_env_tools(wrapper: Any) -> None:
     """Give the wrapper's Environment class the Verifiers env's own tools (see the docstring)."""
-    from openenv.core.env_server.interfaces import Environment
     from openenv.core.env_server.mcp_types import (
         CallToolAction,
         CallToolObservation,
@@ -130,12 +136,7 @@ def offer_env_tools(wrapper: Any) -> None:
         ToolErrorType,
     )
 
-    cls: Any
-    (cls,) = [
-        value
-        for value in vars(wrapper).values()
-        if isinstance(value, type) and issubclass(value, Environment) and value is not Environment
-    ]
+    cls = environment_class(wrapper)
     wrapped_reset, wrapped_step = cls.reset, cls.step
 
     def tool_map(self: Any) -> dict[str, Any]:
@@ -153,6 +154,13 @@ def offer_env_tools(wrapper: Any) -> None:
                     Tool(name=tool.name, description=tool.description, input_schema=tool.parameters)
                 )
             return listed
+        if isinstance(action, CallToolAction) and {"completion", "messages"} <= set(
+            action.arguments
+        ):
+            return CallToolObservation(
+                tool_name=action.tool_name,
+                error=ToolError(error_type=ToolErrorType.INVALID_ARGS, message=BOTH_GIVEN),
+            )
         if isinstance(action, CallToolAction) and action.tool_name in tool_map(self):
             return call_env_tool(self, action)
         turns = getattr(self, "_tool_turns", [])
@@ -164,6 +172,13 @@ def offer_env_tools(wrapper: Any) -> None:
 
     def call_env_tool(self: Any, action: Any) -> Any:
         self._ensure_session()
+        limit = getattr(self._env(), "max_turns", -1) or -1
+        if 0 < limit <= len(assistant_turns(self._tool_turns)):
+            message = f"this episode used its max_turns ({limit}): submit to be scored"
+            return CallToolObservation(
+                tool_name=action.tool_name,
+                error=ToolError(error_type=ToolErrorType.EXECUTION_ERROR, message=message),
+            )
         call_id = f"call_{len(self._tool_turns)}"
         call = {"id": call_id, "name": action.tool_name, "arguments": json.dumps(action.arguments)}
         self._tool_turns.append({"role": "assistant", "content": "", "tool_calls": [call]})
@@ -188,6 +203,85 @@ def offer_env_tools(wrapper: Any) -> None:
     if as_messages is not None:
         raw_messages = wrapper._completion_messages
         wrapper._completion_messages = lambda arguments: as_messages(raw_messages(arguments))
+
+
+BOTH_GIVEN = (
+    "give `completion` or `messages`, not both: `messages` is the whole completion (every "
+    "turn), `completion` the final answer after the tools this episode called"
+)
+
+
+def environment_class(wrapper: Any) -> Any:
+    """The wrapper's OpenEnv Environment class."""
+    from openenv.core.env_server.interfaces import Environment
+
+    (cls,) = [
+        value
+        for value in vars(wrapper).values()
+        if isinstance(value, type) and issubclass(value, Environment) and value is not Environment
+    ]
+    return cls
+
+
+def keep_turn_limit(wrapper: Any) -> None:
+    """Each scored state gets its turns, cut at the env's `max_turns` (see the docstring):
+    the env's rubric is wrapped once, when the wrapper first loads the env."""
+    cls = environment_class(wrapper)
+    load_env = cls._env
+
+    def env_with_turns(self: Any) -> Any:
+        env = load_env(self)
+        rubric = getattr(env, "rubric", None)
+        if rubric is not None and not getattr(rubric, "_turns_counted", False):
+            score_rollout = rubric.score_rollout
+            limit = getattr(env, "max_turns", -1) or -1
+
+            def score_turns(state: Any, *args: Any, **kwargs: Any) -> Any:
+                count_turns(state, limit)
+                return score_rollout(state, *args, **kwargs)
+
+            rubric.score_rollout = score_turns
+            rubric._turns_counted = True
+        return env
+
+    cls._env = env_with_turns
+
+
+def message_field(message: Any, name: str) -> Any:
+    """A message's field, whether the message is a dict or a Verifiers message model."""
+    return message.get(name) if isinstance(message, dict) else getattr(message, name, None)
+
+
+def assistant_turns(messages: list[Any]) -> list[int]:
+    """The indexes of the assistant's messages: one turn each."""
+    return [i for i, m in enumerate(messages) if message_field(m, "role") == "assistant"]
+
+
+def count_turns(state: Any, limit: int) -> None:
+    """Cut `state`'s completion after its `limit`-th assistant turn (when it has more) and
+    record its turns as the state's `trajectory`, as a Verifiers rollout does."""
+    completion = list(state.get("completion") or [])
+    turns = assistant_turns(completion)
+    if 0 < limit < len(turns):
+        completion = completion[: turns[limit]]
+        turns = turns[:limit]
+        state["completion"] = completion
+        state["is_truncated"] = True
+        state["stop_condition"] = "max_turns_reached"
+    state["trajectory"] = [
+        {
+            "prompt": state.get("prompt"),
+            "completion": [completion[i]],
+            "response": None,
+            "tokens": None,
+            "reward": None,
+            "advantage": None,
+            "is_truncated": False,
+            "trajectory_id": "",
+            "extras": {},
+        }
+        for i in turns
+    ]
 
 
 def verifiers_messages() -> Any:

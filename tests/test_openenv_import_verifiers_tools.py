@@ -70,6 +70,33 @@ async def test_the_rubric_gives_credit_for_each_part_done(pantry):
     assert (metrics["looked_up"], metrics["right_total"], metrics["stock_calls"]) == (1, 1, 2)
 
 
+async def test_the_envs_max_turns_holds_and_turns_are_counted(pantry):
+    """The env allows 6 turns: after six lookups a seventh is refused, and the answer that
+    would be the seventh turn is not scored (as a Verifiers rollout would have stopped)."""
+    for item in ["pears", "plums", "apples", "figs", "pears", "plums"]:
+        assert not (await pantry.call_tool("stock", {"item": item})).is_error
+    refused = await pantry.call_tool("stock", {"item": "figs"})
+    assert refused.is_error and "max_turns (6): submit to be scored" in refused.text()
+    late = await pantry.call_tool("submit", {"completion": "8 + 3 = 11"})
+    assert (late.reward, late.done) == (0.5, True)  # the lookups count, the answer does not
+    metrics = late.structured["metrics"]
+    assert (metrics["num_turns"], metrics["right_total"]) == (6, 0)
+    await pantry.reset(seed=9, split="eval", index=0)
+    await pantry.call_tool("stock", {"item": "pears"})
+    await pantry.call_tool("stock", {"item": "plums"})
+    within = await pantry.call_tool("submit", {"completion": "8 + 3 = 11"})
+    assert (within.reward, within.structured["metrics"]["num_turns"]) == (1.0, 3)
+
+
+async def test_completion_and_messages_together_are_refused(pantry):
+    answer = [{"role": "assistant", "content": "11"}]
+    both = await pantry.call_tool("submit", {"completion": "11", "messages": answer})
+    assert both.is_error and "give `completion` or `messages`, not both" in both.text()
+    assert not both.done
+    alone = await pantry.call_tool("submit", {"messages": answer})
+    assert (alone.reward, alone.done) == (0.5, True)
+
+
 async def test_a_reset_starts_the_turns_afresh(pantry):
     await pantry.call_tool("stock", {"item": "pears"})
     await pantry.call_tool("stock", {"item": "plums"})
