@@ -80,3 +80,20 @@ def test_usage_errors_exit_2(tmp_path):
     missing = check("--tasks", str(tmp_path / "none.json"))
     assert missing.returncode == 2 and "cannot read task file" in missing.stderr
     assert "Traceback" not in unknown.stderr + missing.stderr
+
+
+def test_a_gold_replay_that_differs_names_the_step(local_host, tmp_path):
+    """The table says which step differed and how, not only how many (--json has all)."""
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    source = (GOLD / "tracker-assign-safari-crash.jsonl").read_text()
+    changed = source.replace('\\"title\\": \\"Checkout page crashes on Safari', '\\"title\\": \\"X')
+    assert changed != source
+    (gold / "tracker-assign-safari-crash.jsonl").write_text(changed)
+    tasks = ["--tasks", str(bundled_task_files()["tracker"]), "--task"]
+    result = check(*tasks, "tracker-assign-safari-crash", "--gold", str(gold), host=local_host)
+    assert result.returncode == 0, result.stdout + result.stderr  # the verifier still passes
+    assert "1 replayed result differs from the gold: step 5 update_issue: text block 1" in (
+        result.stdout
+    )
+    assert """$.title: '"X"' -> '"Checkout page crashes on Safari"'""" in result.stdout

@@ -16,9 +16,13 @@ from pydantic import BaseModel, Field
 from fleet_tui.envs.base import EnvError, Task, Verdict
 from fleet_tui.envs.targets import Target
 from fleet_tui.session.reader import load_session
-from fleet_tui.session.replay import replay_session
+from fleet_tui.session.replay import StepOutcome, replay_session
 from fleet_tui.tasks.provision import connected, task_target
 from fleet_tui.tasks.verify import VerifierMode, run_verifier
+from fleet_tui.text import one_line
+
+SHOWN_DIVERGENCES = 3
+"""Differing steps a task's row names (the report's JSON has every step)."""
 
 Status = Literal["pass", "fail", "error"]
 Progress = Callable[[str, str], None]
@@ -145,13 +149,24 @@ async def replay_gold(
     )
     report.gold = replay.verdict
     report.replay_steps = len(replay.steps)
-    report.replay_divergences = sum(s.diverged for s in replay.steps)
-    if report.replay_divergences:
-        count = report.replay_divergences
-        report.notes.append(
-            f"{count} replayed result{'s differ' if count > 1 else ' differs'} from the gold"
-            " (see --json)"
-        )
+    diverged = [step for step in replay.steps if step.diverged]
+    report.replay_divergences = len(diverged)
+    if diverged:
+        report.notes.append(divergence_note(diverged))
+
+
+def divergence_note(diverged: list[StepOutcome]) -> str:
+    """Which replayed steps differ from the gold, and how (the first few; --json has all)."""
+    count = len(diverged)
+    shown = "; ".join(
+        f"step {step.seq} {one_line(step.tool, 40)}: "
+        + one_line(step.differences[0] if step.differences else step.note or "differs", 80)
+        for step in diverged[:SHOWN_DIVERGENCES]
+    )
+    rest = count - SHOWN_DIVERGENCES
+    more = f"; {rest} more in --json" if rest > 0 else ""
+    differ = "results differ" if count > 1 else "result differs"
+    return f"{count} replayed {differ} from the gold: {shown}{more}"
 
 
 async def check_tasks(
