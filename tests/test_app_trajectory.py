@@ -1,7 +1,8 @@
-"""The Trajectory pane: an agent's transcript (OpenAI or Anthropic messages, JSON or JSONL)
-opened in the app and stepped through on the env. Each step is a call through the session (in
-the history, in the result view), judged against the transcript's result: the same, different,
-a tool the env lacks (skipped); starting over resets the env; the verifier's verdict shows."""
+"""The Trajectory pane: an agent's transcript (a form `replay --trajectory` reads) opened in the
+app and stepped through on the env. Each step is a call through the session (in the history, in
+the result view), judged against the transcript's result as `replay` judges it: the same,
+different, no record, a tool the env lacks or unreadable arguments (not made); starting over
+resets the env; the verifier's verdict shows."""
 
 from __future__ import annotations
 
