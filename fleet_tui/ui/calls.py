@@ -15,6 +15,7 @@ from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
 from fleet_tui.ui.screens.visit_screen import VisitScreen
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
+from fleet_tui.ui.widgets.result_view import ResultView
 
 
 class CallActions(AppPart):
@@ -111,10 +112,13 @@ class CallActions(AppPart):
         await self.show_plan(plan)
 
     async def show_plan(self, plan: ResultPlan) -> None:
+        view = self.query_one_optional(ResultView)
+        if view is None:  # the app is closing: its screen's widgets are being taken down
+            return
         try:
-            await self.result_view.show(plan)
+            await view.show(plan)
         except Exception as error:
-            await self.result_view.show(
+            await view.show(
                 plan_message(
                     f"Cannot display this result: {describe_error(error)}",
                     is_error=True,
