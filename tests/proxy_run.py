@@ -21,6 +21,21 @@ class Proxy:
         self.token: str = serving["token"]
         self.config: dict = serving["config"]
 
+    def send(self, command: str) -> None:
+        """A command line on its stdin (`proxy`'s control)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def next_line(self, event: str) -> dict:
+        """Its next JSON line of that `event` (the lines before it are passed over)."""
+        assert self.process.stdout is not None
+        for text in self.process.stdout:
+            line = json.loads(text)
+            if line["event"] == event:
+                return line
+        raise AssertionError(f"no {event} line: the proxy ended")
+
     def stop(self) -> tuple[int, list[dict], str]:
         """SIGTERM it; its exit code, its JSON lines after the first, and its stderr."""
         self.process.send_signal(signal.SIGTERM)
@@ -33,6 +48,7 @@ def proxy(*args: str, env: dict[str, str] | None = None) -> Iterator[Proxy]:
     """`fleet-tui proxy ARGS` (with `env` added to its environment) until the block ends."""
     process = subprocess.Popen(
         [sys.executable, "-m", "fleet_tui", "proxy", *args],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -57,11 +57,26 @@ async def test_a_breakpoint_pauses_and_take_over_holds_until_given_back():
     await asyncio.sleep(0)
     assert gate.paused and gate.hold_reason("echo", {}) == "paused"
     gate.resume()
-    assert await stopped == Release() and not gate.paused
+    assert isinstance(await stopped, Release) and not gate.paused
     gate.take_over()
     waiting = asyncio.ensure_future(gate.hold(record(2, "echo"), gate.hold_reason("echo", {})))
     await asyncio.sleep(0)
     gate.resume()  # resuming does not end a take-over
     assert not waiting.done()
     gate.give_back()
-    assert await waiting == Release()
+    assert isinstance(await waiting, Release)
+
+
+async def test_an_ordered_release_goes_on_past_a_call_that_is_not_made():
+    gate = Gate(paused=True)
+    holds = [asyncio.ensure_future(gate.hold(record(n), "paused")) for n in (1, 2, 3)]
+    await asyncio.sleep(0)
+    gate.resume()
+    holds[1].cancel()  # the second call's agent goes away as it is released
+    first, third = await holds[0], await holds[2]
+    with pytest.raises(asyncio.CancelledError):
+        await holds[1]
+    await asyncio.sleep(0)
+    assert not third.turn.after.done(), "the third goes only after the first"
+    first.turn.finish()
+    await asyncio.wait_for(third.turn.wait(), 5)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from fleet_tui.commands.client_options import add_root_argument, roots_from_args
+from fleet_tui.commands.local import token_text
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.target_argv import add_target_arguments
 
 IMAGE_BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
+PROXY_TOKEN_ENV_VAR = "FLEET_TUI_PROXY_TOKEN"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,16 +33,45 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PORT",
         help="also serve the env's tools to an agent as MCP on 127.0.0.1 (default port: free)",
     )
-    agent.add_argument(
+    add_gate_arguments(agent, "with --serve-mcp: ")
+    add_expose_reset_argument(agent, "with --serve-mcp: ")
+
+
+def add_gate_arguments(parser: Any, prefix: str = "") -> None:
+    """What holds the agent's calls (`--break`, `--hold-limit`) and the token it sends."""
+    parser.add_argument(
         "--break",
         dest="breakpoints",
         action="append",
         default=[],
         metavar="SPEC",
-        help="with --serve-mcp: hold the agent before a call to TOOL, or TOOL KEY=VALUE "
-        "(repeatable)",
+        help=f"{prefix}hold the agent before a call to TOOL, or TOOL KEY=VALUE (repeatable)",
     )
-    add_expose_reset_argument(agent, "with --serve-mcp: ")
+    parser.add_argument(
+        "--hold-limit",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help=f"{prefix}answer an agent's call held longer than SECONDS with an error it reads "
+        "(default: no limit)",
+    )
+    parser.add_argument(
+        "--token",
+        type=token_text,
+        default=os.environ.get(PROXY_TOKEN_ENV_VAR) or None,
+        help=f"{prefix}the token agents send as `Authorization: Bearer <token>` "
+        f"(default: ${PROXY_TOKEN_ENV_VAR}, else a random one)",
+    )
+
+
+def positive_seconds(text: str) -> float:
+    """A positive number of seconds, for argparse."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return seconds
 
 
 def add_expose_reset_argument(parser: Any, prefix: str = "") -> None:

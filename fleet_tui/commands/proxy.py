@@ -1,7 +1,8 @@
 """`fleet-tui proxy TARGET`: serve the target's tools to an agent as one MCP endpoint on
 127.0.0.1, without the app. Prints the URL, the token and a client configuration (stderr, and
 a first JSON line on stdout), then one JSON line per call the agent makes, with its outcome:
-`completed` (it reached the env), `refused` or `abandoned` (it never did)."""
+`completed` (it reached the env), `refused` or `abandoned` (it never did). `--hold` and
+`--break` hold the agent's calls; commands on stdin (`proxy_control.py`) release them."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from fleet_tui.commands.app import add_expose_reset_argument
+from fleet_tui.commands.app import add_expose_reset_argument, add_gate_arguments
 from fleet_tui.commands.output import err, print_json_line
+from fleet_tui.commands.proxy_control import COMMANDS_HELP, held_line
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line
@@ -32,6 +34,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-record", action="store_true", help="do not record the session")
     add_expose_reset_argument(parser)
+    agent = parser.add_argument_group("holding the agent's calls")
+    agent.add_argument(
+        "--hold",
+        action="store_true",
+        help="start paused: the agent's calls wait until `resume`, `step` or `release N` on stdin",
+    )
+    add_gate_arguments(agent)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = COMMANDS_HELP
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,7 +71,35 @@ def call_line(record: Any) -> dict[str, Any]:
     return line
 
 
+def _gate(args: argparse.Namespace) -> Any:
+    """The gate `--hold`, `--break` and `--hold-limit` ask for; it prints a `held` line for
+    each call it begins to hold."""
+    from fleet_tui.envs.base import EnvError
+    from fleet_tui.proxy.gate import Breakpoint, Gate
+
+    try:
+        points = [Breakpoint.parse(text) for text in args.breakpoints]
+    except ValueError as error:
+        raise EnvError(f"--break: {error}") from None
+    announced: set[int] = set()
+
+    def announce_held() -> None:
+        for held in gate.held:
+            if held.record.number not in announced:
+                announced.add(held.record.number)
+                print_json_line({"event": "held", **held_line(held)})
+
+    gate = Gate(
+        on_change=announce_held,
+        paused=args.hold,
+        breakpoints=points,
+        hold_limit_s=args.hold_limit,
+    )
+    return gate
+
+
 async def _serve(target: Any, args: argparse.Namespace) -> int:
+    from fleet_tui.commands.proxy_control import obey, read_commands
     from fleet_tui.commands.sign_in import PrintedSignIn
     from fleet_tui.controller import CallFinished, Progress, SessionController
     from fleet_tui.proxy.agent_calls import AgentCalls
@@ -79,16 +118,18 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
     session = SessionController(target, recording.env_factory, PrintedSignIn())
     session.subscribe(show)
     recording.attach(session)
-    calls = AgentCalls(session)
+    calls = AgentCalls(session, _gate(args))
     server: ProxyServer | None = None
     with stop_task_on_signals() as stop:
         try:
             await session.connect()
+            loop = asyncio.get_running_loop()
             server = ProxyServer(
-                calls, asyncio.get_running_loop(), port=args.port, expose_reset=args.expose_reset
+                calls, loop, port=args.port, token=args.token, expose_reset=args.expose_reset
             )
             server.start()
             _announce(server, recording.path, len(session.tools))
+            read_commands(loop, lambda line: print_json_line(obey(calls.gate, line)))
             await asyncio.Event().wait()  # until Ctrl+C, SIGTERM or SIGHUP
         except asyncio.CancelledError:
             if stop.exit_code is None:
@@ -116,7 +157,7 @@ def _announce(server: Any, recording: Path | None, tools: int) -> None:
     err(json.dumps(config, indent=2))
     if recording is not None:
         err(f"Recording to {recording}")
-    err("Ctrl+C stops.")
+    err("Ctrl+C stops. Commands on stdin: pause, resume, step, release N, refuse N, list.")
     print_json_line(
         {"event": "serving", "url": server.url, "token": server.token, "config": config}
     )

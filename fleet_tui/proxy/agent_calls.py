@@ -4,20 +4,22 @@ Each call gets a numbered record marked as the agent's (so it shows in the histo
 and ends, and the env's recorder writes it), waits at the gate when the person holds agent
 calls, then goes to the env. An agent that goes away while its call is at the env does not cut
 the call short: the call finishes and is recorded. A held call that is never made (refused by
-the person, or abandoned: the agent went away, or fleet-tui closed) is finished as such, and
-recorded with that outcome.
+the person or by the hold limit, or abandoned: the agent cancelled it or went away, or
+fleet-tui closed) is finished as such, and recorded with that outcome: it never runs later. A
+call released in an ordered release waits for the one released before it to finish.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fleet_tui.controller import Caller, CallRecord, CallStatus, SessionController, Unmade
 from fleet_tui.envs.base import ResetResult, ToolResult
-from fleet_tui.proxy.gate import Gate, Refusal
+from fleet_tui.proxy.gate import Gate, Refusal, Turn
 from fleet_tui.text import name_line
 
 Runner = Callable[[CallRecord], Awaitable[ToolResult | None]]
@@ -26,8 +28,18 @@ Resetter = Callable[[int | None, dict[str, Any]], Awaitable[tuple[CallRecord, Re
 """Resets the env for the agent (the controller's `reset`, or the app's, which also shows it)."""
 
 REFUSED_BY_PERSON = "The person watching this env refused the call."
-ABANDONED = "The agent went away before the call was released."
+ABANDONED = "The agent cancelled the call or went away before it was released."
 RESET = "<reset>"
+
+
+@dataclass
+class AgentRequest:
+    """What the proxy's server knows of one request of the agent, and tells it back."""
+
+    client: str | None = None
+    """The name the agent's MCP client gave in `initialize` (its `clientInfo`)."""
+    held_since: float | None = None
+    """When (monotonic) the call began waiting at the gate; None while it does not wait."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +64,10 @@ class AgentCalls:
     resetter: Resetter | None = None
     """How the agent's reset is made (default: `session.reset`, as the agent's)."""
 
-    async def call(self, name: str, arguments: dict[str, Any]) -> AgentAnswer:
+    async def call(
+        self, name: str, arguments: dict[str, Any], request: AgentRequest | None = None
+    ) -> AgentAnswer:
+        request = request or AgentRequest()
         session = self.session
         if not session.connected:
             return AgentAnswer(_unrecorded(name, arguments), None, "The env is not connected.")
@@ -63,20 +78,32 @@ class AgentCalls:
         reason = self.gate.hold_reason(name, arguments)
         status = CallStatus.HELD if reason else CallStatus.RUNNING
         record = session.add_record(name, arguments, caller=Caller.AGENT, status=status)
+        turn: Turn | None = None
         if reason is not None:
+            request.held_since = time.monotonic()
             try:
-                answer = await self.gate.hold(record, reason)
+                answer = await self.gate.hold(record, reason, request.client)
+                if isinstance(answer, Refusal):
+                    unmade = Unmade.ABANDONED if answer.abandoned else Unmade.REFUSED
+                    session.answer_unmade(record, CallStatus.ERROR, answer.message, unmade)
+                    return AgentAnswer(record, None, answer.message)
+                turn = answer.turn
+                if turn is not None:
+                    await turn.wait()
             except asyncio.CancelledError:
+                if turn is not None:
+                    turn.finish()
                 session.answer_unmade(record, CallStatus.CANCELLED, ABANDONED, Unmade.ABANDONED)
                 raise
-            if isinstance(answer, Refusal):
-                unmade = Unmade.ABANDONED if answer.abandoned else Unmade.REFUSED
-                session.answer_unmade(record, CallStatus.ERROR, answer.message, unmade)
-                return AgentAnswer(record, None, answer.message)
+            finally:
+                request.held_since = None
             session.update(record, CallStatus.RUNNING, answer.arguments)
         run = self.runner or session.call
+        made = asyncio.ensure_future(run(record))
+        if turn is not None:
+            made.add_done_callback(lambda _: turn.finish())
         # shielded: an agent that leaves mid-call leaves a call that finishes and is recorded
-        result = await asyncio.shield(run(record))
+        result = await asyncio.shield(made)
         return AgentAnswer(record, result, None if result is not None else record.message)
 
     async def reset(self, seed: int | None, options: dict[str, Any]) -> AgentAnswer:

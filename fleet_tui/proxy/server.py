@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import socket
 import threading
 import time
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -21,7 +23,9 @@ import uvicorn
 from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvError
 from fleet_tui.loopback_guard import HOST, LoopbackGuard, loopback_socket, new_token
-from fleet_tui.proxy.agent_calls import AgentAnswer, AgentCalls
+from fleet_tui.private_files import make_private_dir, state_dir, write_private
+from fleet_tui.proxy.agent_calls import AgentAnswer, AgentCalls, AgentRequest
+from fleet_tui.proxy.request_watch import client_name, watch_request
 from fleet_tui.text import describe_error
 
 PATH = "/mcp"
@@ -82,6 +86,15 @@ class ProxyServer:
         """A ready MCP client configuration (the `mcpServers` form most clients read)."""
         headers = {"Authorization": f"Bearer {self.token}"}
         return {"mcpServers": {name: {"type": "http", "url": self.url, "headers": headers}}}
+
+    def write_client_config(self, folder: Path | None = None) -> Path:
+        """The client configuration written to a file only its owner reads (it holds the
+        token), in `folder` (default: the state folder's `proxy`); its path."""
+        folder = folder or state_dir() / "proxy"
+        make_private_dir(folder)
+        path = folder / f"mcp-client-{self.port}.json"
+        write_private(path, (json.dumps(self.client_config(), indent=2) + "\n").encode())
+        return path
 
     # -- running -----------------------------------------------------------------------------
 
@@ -148,12 +161,13 @@ class ProxyServer:
             tools = [tool for tool in tools if tool.name != RESET_TOOL] + [reset_tool()]
         return types.ListToolsResult(tools=tools)
 
-    async def _call_tool(self, _context: Any, params: Any) -> Any:
+    async def _call_tool(self, context: Any, params: Any) -> Any:
         from fleet_tui.proxy.reset_tool import RESET_TOOL, reset_answer, reset_request
         from fleet_tui.proxy.wire import mcp_error, mcp_result
 
         await self._ready()
         arguments = dict(params.arguments or {})
+        request = AgentRequest(client=client_name(context))
         resetting = self.expose_reset and params.name == RESET_TOOL
         if resetting:
             try:
@@ -162,13 +176,18 @@ class ProxyServer:
                 return mcp_error(error.message)
             work = self._in_context(lambda: self.calls.reset(seed, options))
         else:
-            work = self._in_context(lambda: self.calls.call(params.name, arguments))
+            work = self._in_context(lambda: self.calls.call(params.name, arguments, request))
         try:
             future = asyncio.run_coroutine_threadsafe(work, self.loop)
         except RuntimeError:  # the session's loop has ended: fleet-tui is closing
             work.close()
             return mcp_error("fleet-tui is closing: the call was not made.")
-        answer = await asyncio.wrap_future(future)
+        answering = asyncio.wrap_future(future)
+        watching = asyncio.ensure_future(watch_request(answering, context, request))
+        try:
+            answer = await answering
+        finally:
+            watching.cancel()
         if resetting:
             return reset_answer(answer.reset, answer.error)
         if answer.result is None:

@@ -74,6 +74,9 @@ class AgentWatch:
     port: int = 0
     expose_reset: bool = False
     breakpoints: list[Breakpoint] = field(default_factory=list)
+    hold_limit_s: float | None = None
+    token: str | None = None
+    """The token agents send (None: a random one)."""
     server: ProxyServer | None = None
     calls: AgentCalls | None = None
     editing: int | None = None
@@ -81,14 +84,19 @@ class AgentWatch:
 
     @classmethod
     def from_args(cls, args: Any) -> AgentWatch:
-        """`--serve-mcp [PORT]`, `--break SPEC` and `--expose-reset`."""
+        """`--serve-mcp [PORT]`, `--break SPEC`, `--hold-limit`, `--token`, `--expose-reset`."""
         port = getattr(args, "serve_mcp", None) or 0
         try:
             points = [Breakpoint.parse(text) for text in getattr(args, "breakpoints", [])]
         except ValueError as error:
             raise EnvError(f"--break: {error}") from None
-        expose_reset = bool(getattr(args, "expose_reset", False))
-        return cls(port=port, expose_reset=expose_reset, breakpoints=points)
+        return cls(
+            port=port,
+            expose_reset=bool(getattr(args, "expose_reset", False)),
+            breakpoints=points,
+            hold_limit_s=getattr(args, "hold_limit", None),
+            token=getattr(args, "token", None),
+        )
 
     async def install(self, app: AgentHost) -> None:
         pane: AgentPane | None = None
@@ -98,7 +106,7 @@ class AgentWatch:
                 pane.gate_changed()
             app.refresh_status()
 
-        gate = Gate(on_change=changed, breakpoints=self.breakpoints)
+        gate = Gate(on_change=changed, breakpoints=self.breakpoints, hold_limit_s=self.hold_limit_s)
 
         async def show(record: CallRecord, result: ToolResult | None) -> None:
             if not app.shutting_down:
@@ -122,7 +130,12 @@ class AgentWatch:
             loop = asyncio.get_running_loop()
             context = contextvars.copy_context()
             server = ProxyServer(
-                self.calls, loop, port=self.port, context=context, expose_reset=self.expose_reset
+                self.calls,
+                loop,
+                port=self.port,
+                token=self.token,
+                context=context,
+                expose_reset=self.expose_reset,
             )
             await asyncio.to_thread(server.start)
         except EnvError as error:
@@ -131,7 +144,7 @@ class AgentWatch:
         self.server = server
         pane = AgentPane(
             gate,
-            f"MCP {self.address()}\ntoken {masked(server.token)} (c copies the config)",
+            f"MCP {self.address()}\ntoken {masked(server.token)} (k shows it, c copies the config)",
             on_held=lambda event: self.held_chosen(app, event),
             id="agent-pane",
         )
@@ -199,11 +212,8 @@ class AgentWatch:
         if event.action == "take_over":
             self.take_over(app)
             return
-        if event.action == "copy_config":
-            config = json.dumps(self.server.client_config(), indent=2)
-            app.copy_to_clipboard(config)
-            shown = config.replace(self.server.token, masked(self.server.token))
-            app.notify(shown, title="MCP client config copied", markup=False, timeout=8)
+        if event.action in PANE_ACTIONS:
+            PANE_ACTIONS[event.action](app, self.server, gate)
             return
         held = gate.held_call(event.number or 0)
         if held is None:
@@ -250,6 +260,42 @@ class AgentWatch:
         if self.server is not None:
             server, self.server = self.server, None
             await asyncio.to_thread(server.stop)
+
+
+def _copy_config(app: AgentHost, server: ProxyServer, _gate: Gate) -> None:
+    config = json.dumps(server.client_config(), indent=2)
+    app.copy_to_clipboard(config)
+    shown = config.replace(server.token, masked(server.token))
+    app.notify(shown, title="MCP client config copied", markup=False, timeout=8)
+
+
+def _write_config(app: AgentHost, server: ProxyServer, _gate: Gate) -> None:
+    try:
+        path = server.write_client_config()
+    except OSError as error:
+        app.notify(f"cannot write the config: {error}", severity="error", markup=False)
+        return
+    app.notify(str(path), title="MCP client config written (only you can read it)", markup=False)
+
+
+def _show_token(app: AgentHost, server: ProxyServer, _gate: Gate) -> None:
+    app.notify(server.token, title="The proxy's token", markup=False, timeout=20)
+
+
+def _release_all(app: AgentHost, _server: ProxyServer, gate: Gate) -> None:
+    if not gate.held:
+        app.notify("No agent call is waiting.", severity="warning")
+        return
+    gate.release_held(in_parallel=True)
+
+
+PANE_ACTIONS: dict[str, Callable[[AgentHost, ProxyServer, Gate], None]] = {
+    "copy_config": _copy_config,
+    "write_config": _write_config,
+    "show_token": _show_token,
+    "release_all": _release_all,
+}
+"""What a key on the Agent pane does that concerns no one held call."""
 
 
 def _show_agent(app: AgentHost) -> None:

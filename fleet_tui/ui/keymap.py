@@ -221,7 +221,22 @@ ACTIONS: list[Action] = [
     Action(
         "take_over", "t", "Take over from the agent, or give back", area="agent", short="Take over"
     ),
+    Action(
+        "release_all_held",
+        "a",
+        "Release every held call at once, in parallel (f11 releases them in order)",
+        area="agent",
+        short="Release all",
+    ),
     Action("copy_mcp_config", "c", "Copy the MCP client config", area="agent", short="Config"),
+    Action(
+        "write_mcp_config",
+        "w",
+        "Write the MCP client config (URL and token) to a file",
+        area="agent",
+        short="Write config",
+    ),
+    Action("show_token", "k", "Show the proxy's full token", area="agent", short="Token"),
     Action(
         "choose('step')",
         "n",

@@ -18,12 +18,23 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from fleet_tui.proxy.agent_clients import hold_age_note
 from fleet_tui.proxy.gate import Breakpoint, Gate, HeldCall
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.frame_batch import FrameBatch
 from fleet_tui.ui.keymap import bindings_for
 
-HELD_HELP = "held calls: enter release · e edit · x refuse · t take over · c copy client config"
+HELD_HELP = (
+    "held: enter release · e edit · x refuse · a all at once · t take over · "
+    "c copy / w write the client config · k token"
+)
+
+
+AGES_EVERY_S = 1.0
+"""How often the held calls' ages are shown anew."""
+AGES_UP_TO = 100
+"""With more calls held, ages are shown anew only when the gate changes (listing them all
+again each second would cost the app its speed)."""
 
 
 def gate_state(gate: Gate) -> Text:
@@ -31,7 +42,10 @@ def gate_state(gate: Gate) -> Text:
     if gate.taken_over:
         return Text("YOU HAVE TAKEN OVER: agent calls wait", style="bold magenta")
     if gate.paused:
-        return Text("PAUSED: agent calls wait (f12 steps, f11 resumes)", style="bold yellow")
+        return Text(
+            "PAUSED: agent calls wait (f12 steps, f11 resumes: held calls in order)",
+            style="bold yellow",
+        )
     return Text("agent calls flow (f11 pauses, t takes over)", style="green")
 
 
@@ -40,6 +54,8 @@ def held_line(held: HeldCall, width: int = 60) -> Text:
     line = Text(f"#{record.number} ", style="dim")
     line.append(name_line(record.tool, 30), style="bold")
     line.append(f"  {one_line(held.reason, 40)}", style="magenta")
+    age, late = hold_age_note(held.age_s, held.client)
+    line.append(f"\n{one_line(age, width)}", style="bold red" if late else "dim")
     if record.arguments:
         arguments = json.dumps(record.arguments, ensure_ascii=False, default=str)
         line.append("\n" + one_line(arguments, width), style="dim")
@@ -53,7 +69,8 @@ class HeldCalls(OptionList):
     BINDINGS = bindings_for("agent")
 
     class Chosen(Message):
-        """`action` on held call `number` (None for `copy_config` and `take_over`)."""
+        """`action` on held call `number` (None for the actions on the whole pane:
+        `take_over`, `release_all`, `copy_config`, `write_config`, `show_token`)."""
 
         def __init__(self, action: str, number: int | None) -> None:
             super().__init__()
@@ -70,6 +87,15 @@ class HeldCalls(OptionList):
 
     def action_copy_mcp_config(self) -> None:
         self.post_message(self.Chosen("copy_config", None))
+
+    def action_write_mcp_config(self) -> None:
+        self.post_message(self.Chosen("write_config", None))
+
+    def action_show_token(self) -> None:
+        self.post_message(self.Chosen("show_token", None))
+
+    def action_release_all_held(self) -> None:
+        self.post_message(self.Chosen("release_all", None))
 
     def action_release_held(self) -> None:
         self._choose("release")
@@ -114,6 +140,11 @@ class AgentPane(Vertical):
 
     def on_mount(self) -> None:
         self.show_gate()
+        self.set_interval(AGES_EVERY_S, self._show_ages)
+
+    def _show_ages(self) -> None:
+        if 0 < len(self.gate.held) <= AGES_UP_TO:
+            self.show_gate()
 
     def gate_changed(self) -> None:
         """Show the gate at the next batch: an agent may send a thousand calls at once, and
