@@ -44,9 +44,9 @@ class Proxied:
     url: str
     token: str
 
-    def agent(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        """An agent connected to the proxy."""
-        return mcp_session(self.url, self.token)
+    def agent(self, **options: Any) -> contextlib.AbstractAsyncContextManager[Any]:
+        """An agent connected to the proxy (`options` go to its ClientSession)."""
+        return mcp_session(self.url, self.token, **options)
 
 
 @contextlib.asynccontextmanager

@@ -40,6 +40,8 @@ class AgentRequest:
     """The name the agent's MCP client gave in `initialize` (its `clientInfo`)."""
     held_since: float | None = None
     """When (monotonic) the call began waiting at the gate; None while it does not wait."""
+    record: CallRecord | None = None
+    """The call's record, once it has one (what the env says of it is told to the agent)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class AgentCalls:
         reason = self.gate.hold_reason(name, arguments)
         status = CallStatus.HELD if reason else CallStatus.RUNNING
         record = session.add_record(name, arguments, caller=Caller.AGENT, status=status)
+        request.record = record
         turn: Turn | None = None
         if reason is not None:
             request.held_since = time.monotonic()

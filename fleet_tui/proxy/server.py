@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 
@@ -24,7 +24,9 @@ from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvError
 from fleet_tui.loopback_guard import HOST, LoopbackGuard, loopback_socket, new_token
 from fleet_tui.private_files import make_private_dir, state_dir, write_private
-from fleet_tui.proxy.agent_calls import AgentAnswer, AgentCalls, AgentRequest
+from fleet_tui.proxy.agent_calls import AgentCalls, AgentRequest
+from fleet_tui.proxy.catalog_handlers import ProxyCatalog
+from fleet_tui.proxy.forwarding import Forwarding
 from fleet_tui.proxy.request_watch import client_name, watch_request
 from fleet_tui.text import describe_error
 
@@ -32,6 +34,7 @@ PATH = "/mcp"
 SERVER_NAME = "fleet-tui"
 TOKEN_HINT = "the proxy needs its token as `Authorization: Bearer <token>` (fleet-tui prints it)"
 START_TIMEOUT_S = 10.0
+T = TypeVar("T")
 READY_TIMEOUT_S = 300.0
 """How long an agent's request waits for a session that is still connecting."""
 
@@ -64,6 +67,8 @@ class ProxyServer:
         self.context = context
         """The context calls run in (the app's, where Textual finds its app), or a fresh one."""
         self.token = token or new_token()
+        self._forwarding = Forwarding()
+        calls.session.subscribe(self._forwarding.heard)
         self._sock = _bind(port)
         self.port: int = self._sock.getsockname()[1]
         config = uvicorn.Config(
@@ -126,20 +131,31 @@ class ProxyServer:
     def _app(self) -> Any:
         from mcp.server.lowlevel import Server
 
+        catalog = ProxyCatalog(self.calls.session, self._on_session_loop, self._ready)
         server = Server(
             SERVER_NAME,
             instructions="fleet-tui: the tools of the env a person is watching.",
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
+            on_list_resources=catalog.list_resources,
+            on_list_resource_templates=catalog.list_templates,
+            on_read_resource=catalog.read_resource,
+            on_subscribe_resource=catalog.subscribe,
+            on_unsubscribe_resource=catalog.unsubscribe,
+            on_list_prompts=catalog.list_prompts,
+            on_get_prompt=catalog.get_prompt,
         )
         return server.streamable_http_app(streamable_http_path=PATH, host=HOST)
 
-    async def _in_context(
-        self, work: Callable[[], Coroutine[Any, Any, AgentAnswer]]
-    ) -> AgentAnswer:
+    async def _in_context(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """`work()`, as a task in `context` on the session's loop."""
         context = self.context.copy() if self.context is not None else None
         return await self.loop.create_task(work(), context=context)
+
+    async def _on_session_loop(self, work: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        """`work()` run on the session's loop (in `context`), awaited from the server's."""
+        future = asyncio.run_coroutine_threadsafe(self._in_context(work), self.loop)
+        return await asyncio.wrap_future(future)
 
     async def _ready(self) -> None:
         """Wait (bounded) while the session is still connecting, so an agent started with the
@@ -185,7 +201,8 @@ class ProxyServer:
         answering = asyncio.wrap_future(future)
         watching = asyncio.ensure_future(watch_request(answering, context, request))
         try:
-            answer = await answering
+            with self._forwarding.tracking(request, context):
+                answer = await answering
         finally:
             watching.cancel()
         if resetting:

@@ -2,9 +2,9 @@
 
 Each is built as a camelCase wire dict and checked by the `mcp` types, so the agent sees the
 tool (name, title, description, schemas, annotations) and the result (content blocks in order,
-structured content, the error flag) the env gave. What an episodic env (OpenEnv) says of the
-step goes in the result's `_meta`, as `fleet-tui/reward` and `fleet-tui/done`: the content
-stays the env's own.
+each with its annotations, structured content, the error flag) the env gave. What an episodic
+env (OpenEnv) says of the step goes in the result's `_meta`, as `fleet-tui/reward` and
+`fleet-tui/done`: the content stays the env's own.
 """
 
 from __future__ import annotations
@@ -51,21 +51,35 @@ def _b64(data: bytes) -> str:
 
 
 def wire_block(block: Any) -> dict[str, Any]:
-    """One content block as MCP sends it; a block of a kind we do not know, as it came."""
+    """One content block as MCP sends it, with the server's annotations (`audience`,
+    `priority`, ...); a block of a kind we do not know, as it came."""
+    wire = _bare_block(block)
+    annotations = getattr(block, "annotations", None)
+    if annotations and "annotations" not in wire:
+        wire["annotations"] = annotations
+    return wire
+
+
+def resource_contents(block: ResourceBlock) -> dict[str, Any]:
+    """An embedded resource's contents (text or base64 blob) as MCP sends them."""
+    contents: dict[str, Any] = {"uri": block.uri}
+    if block.mime_type:
+        contents["mimeType"] = block.mime_type
+    if block.blob is not None:
+        contents["blob"] = _b64(block.blob)
+    else:
+        contents["text"] = block.text or ""
+    return contents
+
+
+def _bare_block(block: Any) -> dict[str, Any]:
     match block:
         case TextBlock(text=text):
             return {"type": "text", "text": text}
         case ImageBlock() | AudioBlock():
             return {"type": block.type, "data": _b64(block.data), "mimeType": block.mime_type}
         case ResourceBlock():
-            contents: dict[str, Any] = {"uri": block.uri}
-            if block.mime_type:
-                contents["mimeType"] = block.mime_type
-            if block.blob is not None:
-                contents["blob"] = _b64(block.blob)
-            else:
-                contents["text"] = block.text or ""
-            return {"type": "resource", "resource": contents}
+            return {"type": "resource", "resource": resource_contents(block)}
         case ResourceLinkBlock():
             link = {"type": "resource_link", "uri": block.uri, "name": block.name}
             extra = {"description": block.description, "mimeType": block.mime_type}
