@@ -157,7 +157,7 @@ def _announce(server: Any, recording: Path | None, tools: int) -> None:
     err(json.dumps(config, indent=2))
     if recording is not None:
         err(f"Recording to {recording}")
-    err("Ctrl+C stops. Commands on stdin: pause, resume, step, release N, refuse N, list.")
+    err("Ctrl+C stops. On stdin: pause, resume, step, release N, release all, refuse N, list.")
     print_json_line(
         {"event": "serving", "url": server.url, "token": server.token, "config": config}
     )

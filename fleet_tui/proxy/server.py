@@ -2,8 +2,10 @@
 
 The server runs on a thread of its own (its own event loop, as the local host does); each call
 is handed to the loop that owns the session (the app's, or the headless command's) and awaited
-there, so the session is only ever touched from its own loop. Requests pass the loopback
-guard first: a loopback `Host`, no foreign `Origin`, and the proxy's bearer token.
+there, so the session is only ever touched from its own loop; while it is under way the
+agent's request is watched (`request_watch.py`) and hears what the env says of it
+(`forwarding.py`). Requests pass the loopback guard first: a loopback `Host`, no foreign
+`Origin`, and the proxy's bearer token.
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ from fleet_tui.proxy.forwarding import Forwarding
 from fleet_tui.proxy.request_watch import client_name, watch_request
 from fleet_tui.text import describe_error
 
+T = TypeVar("T")
 PATH = "/mcp"
 SERVER_NAME = "fleet-tui"
 TOKEN_HINT = "the proxy needs its token as `Authorization: Bearer <token>` (fleet-tui prints it)"
 START_TIMEOUT_S = 10.0
-T = TypeVar("T")
 READY_TIMEOUT_S = 300.0
 """How long an agent's request waits for a session that is still connecting."""
 

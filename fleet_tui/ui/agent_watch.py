@@ -3,7 +3,8 @@
 `AgentWatch(port, breakpoints).install(app)` starts the proxy on the app's event loop's side
 (its server runs on a thread; calls run on the app's loop), adds the Agent pane, puts the
 proxy's address in the status line and registers the agent actions the keys run (pause, step,
-take over, release an edited call). Each agent call is made through the session controller
+take over, release an edited call; in the pane, release all held calls at once, show the
+token, copy or write the client config). Each agent call is made through the session controller
 and shown as it starts and ends; its result goes to the result pane, its screenshot to the
 screenshot pane. On quit, held calls are refused and the proxy stops before the env closes.
 """
