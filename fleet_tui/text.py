@@ -256,6 +256,29 @@ def shortened(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def elided_strings(value: Any, limit: int) -> Any:
+    """`value` (parsed JSON) with each string longer than `limit` characters cut in its middle,
+    its start and end kept around `…[N characters]…`: a reply of base64 pictures reads as its
+    structure. A value nested too deep to walk is given back as it is."""
+    try:
+        return _elided(value, limit)
+    except RecursionError:
+        return value
+
+
+def _elided(value: Any, limit: int) -> Any:
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return value
+        keep = max(1, limit // 2)
+        return f"{value[:keep]}…[{len(value) - 2 * keep:,} characters]…{value[-keep:]}"
+    if isinstance(value, dict):
+        return {key: _elided(item, limit) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_elided(item, limit) for item in value]
+    return value
+
+
 def describe_seconds(seconds: float) -> str:
     """`5 minutes`, `90s`: a wait as a person reads it."""
     if seconds >= 120 and seconds % 60 == 0:

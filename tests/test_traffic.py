@@ -9,7 +9,14 @@ import pytest
 
 from fleet_tui.controller import SessionController, SessionEvent, Traffic
 from fleet_tui.envs.targets import McpTarget
-from fleet_tui.envs.traffic import MAX_PAYLOAD_CHARS, TrafficEntry, TrafficLog, redact_url
+from fleet_tui.envs.traffic import (
+    KEPT_STRING_CHARS,
+    MAX_PAYLOAD_CHARS,
+    TrafficEntry,
+    TrafficLog,
+    _kept,
+    redact_url,
+)
 from tests.fixtures.talkative import Talkative
 
 API_KEY = "fk-live-0123456789abcdef"
@@ -87,11 +94,25 @@ def test_the_log_keeps_the_latest_entries_within_its_bounds() -> None:
     assert [e.seq for e in by_size] == [3, 4, 5]
 
 
-async def test_a_big_message_is_kept_shortened(talkative: Talkative) -> None:
-    entries = await traffic_of_one_call(talkative, "x" * (2 * MAX_PAYLOAD_CHARS))
+async def test_a_big_message_keeps_its_structure_with_long_strings_cut_in_the_middle(
+    talkative: Talkative,
+) -> None:
+    text = "start" + "x" * (2 * MAX_PAYLOAD_CHARS) + "end"
+    entries = await traffic_of_one_call(talkative, text)
     [call] = [e for e in entries if e.kind == "request" and e.method == "tools/call"]
-    assert call.truncated and isinstance(call.message, str)
-    assert len(call.message) == MAX_PAYLOAD_CHARS and call.size_bytes > 2 * MAX_PAYLOAD_CHARS
+    assert call.truncated and call.size_bytes > 2 * MAX_PAYLOAD_CHARS
+    arguments = call.message["params"]["arguments"]
+    assert arguments["token"] == "[redacted]"
+    kept = arguments["text"]
+    assert kept.startswith("startxx") and kept.endswith("xxend")
+    assert f"…[{len(text) - KEPT_STRING_CHARS:,} characters]…" in kept
+
+
+def test_a_big_message_of_many_short_strings_is_kept_as_its_start() -> None:
+    text = json.dumps(["ab"] * MAX_PAYLOAD_CHARS)  # nothing long to cut: the start is kept
+    raw, kept, whole = _kept(text)
+    assert raw is not None and not whole
+    assert isinstance(kept, str) and kept == text[:MAX_PAYLOAD_CHARS]
 
 
 def test_secret_query_parameters_are_hidden_in_urls() -> None:

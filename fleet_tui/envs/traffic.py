@@ -19,14 +19,22 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from fleet_tui.big_json import json_length
 from fleet_tui.envs.mcp_client import ClientHandlers
-from fleet_tui.text import REDACTED, SECRET_NAME, describe_error, redact
+from fleet_tui.text import REDACTED, SECRET_NAME, describe_error, elided_strings, redact
 
 MAX_ENTRIES = 5000
 """Entries the in-memory log keeps (the oldest go first)."""
 
 MAX_PAYLOAD_CHARS = 64 * 1024
-"""Characters of one message's JSON kept; a longer message is kept as its shortened text."""
+"""Characters of one message's JSON kept; a longer message is kept with its long strings cut
+in the middle (KEPT_STRING_CHARS of each), or else as the start of its text."""
+
+KEPT_STRING_CHARS = 4000
+"""Characters kept of each long string of a message longer than MAX_PAYLOAD_CHARS."""
+
+MAX_PARSED_CHARS = 16 * 1024 * 1024
+"""A longer message is not parsed to shorten its strings: only its start is kept."""
 
 MAX_LOG_CHARS = 32 * 1024 * 1024
 """Characters of messages the in-memory log keeps in all (the oldest go first)."""
@@ -77,7 +85,8 @@ class TrafficEntry:
     """For an answer: since its request; for HTTP: until the response headers."""
     size_bytes: int = 0
     message: Any = None
-    """The message's JSON, redacted (its shortened text when `truncated`), or what failed."""
+    """The message's JSON, redacted (with its long strings shortened, or its start as text,
+    when `truncated`), or what failed."""
     truncated: bool = False
     status: int | None = None
     """The HTTP status."""
@@ -154,7 +163,7 @@ class TrafficRecorder:
             return
         message = getattr(item, "message", item)
         text = message.model_dump_json(by_alias=True, exclude_none=True)
-        raw, kept = _kept(text)
+        _, kept, whole = _kept(text)
         request_id = getattr(message, "id", None)
         method = getattr(message, "method", None)
         latency = None
@@ -176,13 +185,13 @@ class TrafficRecorder:
             latency_s=latency,
             size_bytes=len(text.encode("utf-8", "replace")),
             message=kept,
-            truncated=raw is None,
+            truncated=not whole,
         )
 
     def _frame(self, url: str, direction: str, text: str) -> None:
         """A WebSocket frame: named by its `type`; an answer (frames go one request, one
         answer at a time) gets its latency since the frame sent before it."""
-        raw, kept = _kept(text)
+        raw, kept, whole = _kept(text)
         frame_type = raw.get("type") if isinstance(raw, dict) else None
         kind, latency = "request", None
         if direction == "out":
@@ -199,7 +208,7 @@ class TrafficRecorder:
             latency_s=latency,
             size_bytes=len(text.encode("utf-8", "replace")),
             message=kept,
-            truncated=raw is None,
+            truncated=not whole,
         )
 
     def http(self, url: str, exchange: HttpExchange) -> None:
@@ -225,16 +234,24 @@ class TrafficRecorder:
         self.listener(entry)
 
 
-def _kept(text: str) -> tuple[Any, Any]:
-    """(the parsed JSON or None when too long or not JSON, what an entry keeps of it: the
-    JSON redacted, else its first MAX_PAYLOAD_CHARS characters redacted)."""
+def _kept(text: str) -> tuple[Any, Any, bool]:
+    """(the parsed JSON or None when too long or not JSON, what an entry keeps of it, whether
+    that is all of it). It keeps the JSON redacted; a longer message's JSON with its long
+    strings cut in the middle when that fits MAX_PAYLOAD_CHARS, else its first
+    MAX_PAYLOAD_CHARS characters redacted."""
     raw = None
-    if len(text) <= MAX_PAYLOAD_CHARS:
+    if len(text) <= MAX_PARSED_CHARS:
         try:
             raw = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raw = None
-    return raw, redact(raw) if raw is not None else redact(text[:MAX_PAYLOAD_CHARS])
+    if raw is not None and len(text) <= MAX_PAYLOAD_CHARS:
+        return raw, redact(raw), True
+    if raw is not None:
+        shortened = elided_strings(raw, KEPT_STRING_CHARS)
+        if json_length(shortened) <= MAX_PAYLOAD_CHARS:
+            return raw, redact(shortened), False
+    return raw, redact(text[:MAX_PAYLOAD_CHARS]), False
 
 
 def _other(direction: str) -> str:

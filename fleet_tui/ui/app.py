@@ -34,7 +34,7 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.widget import Widget
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from fleet_tui.controller import (
     CallAdded,
@@ -63,6 +63,8 @@ from fleet_tui.ui.computer_use import ComputerUseActions
 from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
 from fleet_tui.ui.copy_command import CopyCommandAction
 from fleet_tui.ui.keymap import Extension, bindings_for
+from fleet_tui.ui.layout import SidebarLayout
+from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.reset import ResetActions
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.server_dialogs import ServerDialogs
@@ -84,6 +86,7 @@ class FleetTuiApp(
     CallActions,
     ComputerUseActions,
     SidebarActions,
+    SidebarLayout,
     ResetActions,
     CopyCommandAction,
     ServerDialogs,
@@ -105,8 +108,11 @@ class FleetTuiApp(
         keep_note: list[str] | None = None,
         image_folder: Path | None = None,
         roots: list[str] | None = None,
+        preferences: Preferences | None = None,
     ) -> None:
         super().__init__()
+        self.preferences = preferences or Preferences()
+        """What is remembered between runs (the sidebar's width); by default, for this run."""
         self.controller = SessionController(target, env_factory, self.server_answers(roots))
         """The session: target, env, tools, call records, episode, connection state."""
         self.controller.subscribe(self._session_event)
@@ -136,9 +142,10 @@ class FleetTuiApp(
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         yield Banner(id="banner")
+        yield Static("", id="zoom-bar", markup=False)
         with Horizontal(id="body"):
             # Sidebar panes: add a TabPane here (or call add_sidebar_pane at run time). Short
-            # labels: with Resources and Prompts, six tabs fit the 36-column sidebar.
+            # labels: with Resources and Prompts, six tabs fit a 36-column sidebar.
             with TabbedContent(id="sidebar"):
                 with TabPane("Tools", id="pane-tools"):
                     yield ToolList(id="tools")
@@ -167,6 +174,9 @@ class FleetTuiApp(
 
     def on_mount(self) -> None:
         self.screenshot_pane.display = False
+        self.query_one("#zoom-bar").display = False
+        self.mount_splitter()
+        self.apply_sidebar_width()
         # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
         self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
         self.refresh_status()

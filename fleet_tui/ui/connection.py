@@ -68,6 +68,7 @@ class ConnectionSetup(AppPart):
         self.screenshot_pane.display = computer_use
         self.query_one("#body").set_class(computer_use, "-computer")
         self.query_one("#sidebar").display = not computer_use
+        self.apply_sidebar_width()
         self.refresh_status()
         if computer_use:
             await self.show_tool(COMPUTER_TOOL, {"action": "screenshot"})

@@ -14,6 +14,7 @@ from fleet_tui.text import clean
 from fleet_tui.ui import images, terminal_probe
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.playback import Playback
+from fleet_tui.ui.preferences import Preferences, preferences_path
 from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 
@@ -36,6 +37,7 @@ def run_app(target: Target, args: Any = None) -> int:
         env_factory=playback.env_factory if playback else features.env_factory,
         image_folder=features.images_folder,
         roots=getattr(args, "roots", None),
+        preferences=Preferences(preferences_path()),
     )
     # A playback has no env behind it: no tasks, state or recording, only the recorded steps.
     if playback:

@@ -1,4 +1,5 @@
-"""One entry of the protocol log: what it was, and its message as pretty JSON."""
+"""One entry of the protocol log: what it was, and its message as pretty JSON, its long strings
+(base64 pictures, whole files) cut in the middle until x shows them as kept."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from fleet_tui.envs.traffic import TrafficEntry
-from fleet_tui.text import one_line, pretty_json
+from fleet_tui.text import elided_strings, one_line, pretty_json
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.text_pager import PagerText, TextPager
 
@@ -25,14 +26,29 @@ def entry_heading(entry: TrafficEntry) -> str:
     if entry.latency_s is not None:
         parts.append(f"{entry.latency_s * 1000:.0f} ms")
     parts.append(f"{entry.size_bytes} bytes")
-    if entry.truncated:
+    if entry.truncated and isinstance(entry.message, str):
         parts.append("cut short: only its start is kept")
+    elif entry.truncated:
+        parts.append("long strings kept as their start and end")
     parts += [entry.endpoint, time.strftime("%H:%M:%S", time.localtime(entry.at))]
     return one_line(" · ".join(parts), 400)
 
 
+SHOWN_STRING_CHARS = 200
+"""Characters shown of each longer string until the strings are shown whole."""
+
+
+def message_text(message: object, whole: bool) -> str:
+    """The message as pretty JSON, its strings longer than SHOWN_STRING_CHARS cut in the
+    middle unless `whole` (a message kept as text, cut short, as it is)."""
+    if isinstance(message, str):
+        return message
+    return pretty_json(message if whole else elided_strings(message, SHOWN_STRING_CHARS))
+
+
 class MessageScreen(ModalScreen[None]):
-    """A protocol log entry as pretty JSON (redacted); esc closes."""
+    """A protocol log entry as pretty JSON (redacted); x shows long strings whole; esc
+    closes."""
 
     HELP_AREA = "message"
     BINDINGS = bindings_for("message")
@@ -47,14 +63,20 @@ class MessageScreen(ModalScreen[None]):
     def __init__(self, entry: TrafficEntry) -> None:
         super().__init__()
         self.entry = entry
+        self.whole = False
 
     def compose(self) -> ComposeResult:
-        message = self.entry.message
-        text = message if isinstance(message, str) else pretty_json(message)
         with Vertical():
             yield Static(entry_heading(self.entry), id="message-heading", markup=False)
-            yield TextPager(PagerText.build(text), id="message-json")
+            yield TextPager(
+                PagerText.build(message_text(self.entry.message, self.whole)), id="message-json"
+            )
         yield Footer()
+
+    def action_toggle_strings(self) -> None:
+        self.whole = not self.whole
+        text = message_text(self.entry.message, self.whole)
+        self.query_one(TextPager).set_text(PagerText.build(text))
 
     def on_mount(self) -> None:
         self.query_one(TextPager).focus()

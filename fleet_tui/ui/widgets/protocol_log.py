@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
@@ -74,6 +74,8 @@ class ProtocolPane(Vertical):
         """The entries shown, oldest first."""
         self._stale = True
         self._last_seq = 0
+        self._width = 0
+        """The pane's width when its rows were drawn: a wider pane draws them again."""
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Filter: method, in/out/http, error, id", id="protocol-filter")
@@ -101,6 +103,7 @@ class ProtocolPane(Vertical):
         oldest = kept[0].seq if kept else self._last_seq + 1
         while self.rows and self.rows[0].seq < oldest:
             table.remove_row(str(self.rows.popleft().seq))
+        self._width = self.size.width
         width = max(10, self.size.width - 19)  # the other columns, padding and scroll bar
         for entry in kept:
             if entry.seq > self._last_seq and entry.matches(words):
@@ -117,10 +120,25 @@ class ProtocolPane(Vertical):
 
     @on(Input.Changed, "#protocol-filter")
     def _filter_changed(self) -> None:
+        self._draw_again()
+
+    def _draw_again(self) -> None:
         self.query_one(DataTable).clear()
         self.rows.clear()
         self._last_seq = 0
         self.refresh_rows(force=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The message column takes the width there is (the sidebar widened or zoomed)."""
+        if event.size.width != self._width and self.rows:
+            self._draw_again()
+
+    def on_key(self, event: events.Key) -> None:
+        """Down from the filter moves into the table."""
+        table = self.query_one(DataTable)
+        if event.key == "down" and self.query_one("#protocol-filter").has_focus:
+            event.stop()
+            table.focus()
 
     @on(DataTable.RowSelected, "#protocol-table")
     def _open(self, event: DataTable.RowSelected) -> None:

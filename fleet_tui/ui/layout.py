@@ -1,0 +1,132 @@
+"""Room to read: the sidebar's width (scaled to the terminal, or chosen with alt+←/→ or by
+dragging its edge, and remembered), and the zoom (ctrl+z) that gives the focused side the whole
+body, with a title line saying how to get back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.widget import Widget
+from textual.widgets import Static
+
+from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.widgets.splitter import Splitter
+
+if TYPE_CHECKING:
+    from fleet_tui.ui.preferences import Preferences
+
+MIN_SIDEBAR = 20
+MIN_WORK = 30
+"""The work area keeps this many columns whatever width is asked for the sidebar."""
+STEP = 4
+SIDES = ("#sidebar", "#work", "#screenshot-pane")
+"""The body's columns, left to right; the zoom shows one of them."""
+ZOOM_TITLES = {
+    "#sidebar": "The sidebar at full width",
+    "#work": "The form and the result at full width",
+    "#screenshot-pane": "The screenshot at full width",
+}
+
+
+def default_width(columns: int, computer: bool) -> int:
+    """The sidebar's width before the person chooses one: a strip beside a computer-use
+    screenshot; otherwise 28 to 36 columns up to 120 columns, 40% of the width from 140."""
+    if computer:
+        return max(MIN_SIDEBAR, min(40, round(columns * 0.22)))
+    if columns >= 140:
+        return round(columns * 0.4)
+    if columns > 120:
+        return 36 + (columns - 120)
+    return max(28, min(36, round(columns * 0.3)))
+
+
+def fit_width(width: int, columns: int) -> int:
+    """`width` within bounds: at least MIN_SIDEBAR, leaving MIN_WORK to the work area."""
+    return max(MIN_SIDEBAR, min(width, columns - MIN_WORK))
+
+
+class SidebarLayout(AppPart):
+    """The sidebar's width and the zoom."""
+
+    if TYPE_CHECKING:
+        preferences: Preferences
+
+    zoomed_side = ""
+    """The selector of the side shown alone ("" when not zoomed)."""
+    _hidden_by_zoom: list[Widget] = []
+
+    def mount_splitter(self) -> None:
+        """The draggable edge, docked inside the sidebar: it hides with it."""
+        self.query_one("#sidebar").mount(Splitter(id="splitter"))
+
+    @property
+    def computer_layout(self) -> bool:
+        return self.query_one("#body").has_class("-computer")
+
+    def sidebar_width(self) -> int:
+        columns = self.size.width
+        chosen = self.preferences.sidebar_width(self.computer_layout)
+        if chosen is None:
+            chosen = default_width(columns, self.computer_layout)
+        return fit_width(chosen, columns)
+
+    def apply_sidebar_width(self) -> None:
+        if self.zoomed_side != "#sidebar":
+            self.query_one("#sidebar").styles.width = self.sidebar_width()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.apply_sidebar_width()
+
+    def action_widen_sidebar(self) -> None:
+        self._choose_width(self.sidebar_width() + STEP)
+
+    def action_narrow_sidebar(self) -> None:
+        self._choose_width(self.sidebar_width() - STEP)
+
+    def _choose_width(self, width: int) -> None:
+        if self.zoomed_side:
+            self.action_toggle_zoom()
+        self.query_one("#sidebar").display = True
+        self.preferences.set_sidebar_width(self.computer_layout, fit_width(width, self.size.width))
+        self.apply_sidebar_width()
+
+    def on_splitter_dragged(self, event: Splitter.Dragged) -> None:
+        width = fit_width(event.x - self.query_one("#body").region.x, self.size.width)
+        if event.done:
+            self.preferences.set_sidebar_width(self.computer_layout, width)
+        self.query_one("#sidebar").styles.width = width
+
+    def action_toggle_zoom(self) -> None:
+        """The side holding the focus (the form and result when none does) takes the whole
+        body; pressed again, the layout comes back as it was."""
+        bar = self.query_one("#zoom-bar", Static)
+        if self.zoomed_side:
+            for widget in self._hidden_by_zoom:
+                widget.display = True
+            self.zoomed_side, self._hidden_by_zoom = "", []
+            bar.display = False
+            self.apply_sidebar_width()
+            return
+        side = self._focused_side()
+        self._hidden_by_zoom = [
+            widget
+            for selector in SIDES
+            if selector != side and (widget := self.query_one(selector)).display
+        ]
+        for widget in self._hidden_by_zoom:
+            widget.display = False
+        if side == "#sidebar":
+            self.query_one("#sidebar").styles.width = "1fr"
+        self.zoomed_side = side
+        bar.update(f" ⤢ {ZOOM_TITLES[side]} · ctrl+z: back to the side-by-side view")
+        bar.display = True
+
+    def _focused_side(self) -> str:
+        focused = self.focused
+        for selector in SIDES:
+            side = self.query_one(selector)
+            if side.display and focused is not None and side in focused.ancestors_with_self:
+                return selector
+        return "#work"
