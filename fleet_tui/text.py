@@ -279,6 +279,11 @@ def _elided(value: Any, limit: int) -> Any:
     return value
 
 
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """`1 tool`, `3 tools`, `0 tools` (`plural` when adding an s will not do: `entries`)."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def describe_seconds(seconds: float) -> str:
     """`5 minutes`, `90s`: a wait as a person reads it."""
     if seconds >= 120 and seconds % 60 == 0:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import shlex
 import socket
 
 import pytest
+from rich.console import Console
 from textual import events
+from textual.widgets import Static
 
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
@@ -119,3 +122,39 @@ async def test_connecting_shows_progress_and_esc_cancels_it(silent_url):
         assert "cancelled" in app.banner.message and not panel.shown
         assert app.controller.env is None and app.controller.state == "idle"
         assert app.banner.action == "reconnect"
+
+
+async def test_the_palette_lists_fleet_tui_first_then_textual_with_one_quit_and_no_fake_keys(
+    two_servers,
+):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)
+        listed = app.screen.query_one("CommandList")
+        prompts = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        titles = [prompt.split("\n")[0] for prompt in prompts]
+        assert titles[0].startswith("Quit (closes what fleet-tui created)")
+        assert [t for t in titles if "Quit" in t] == [titles[0]]
+        theme = titles.index("Theme")
+        assert theme > titles.index("Call tool echo")  # Textual's commands after the tools
+        assert "Maximize" not in titles and "key ctrl+p" not in "\n".join(prompts)
+        resources = next(p for p in prompts if p.startswith("Show the MCP resources"))
+        assert "key" not in resources  # palette only: no key to show
+        assert not any(t.startswith("Show the tasks") for t in titles)  # no --tasks here
+
+
+async def test_f1_lists_only_keys_that_work_here_and_explains_the_marks(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        console = Console(width=120, record=True, file=io.StringIO())
+        console.print(app.screen.query_one(Static).content)
+        shown = console.export_text()
+        assert "Show the history" in shown and "Zoom" in shown
+        absent = ["Show the tasks", "Run the task's verifier", "Typing mode", "Show the Agent pane"]
+        assert not [words for words in absent if words in shown]  # no --tasks, agent, computer
+        assert "Marks" in shown and "♥ pending" in shown and "destructive" in shown

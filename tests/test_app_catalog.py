@@ -58,7 +58,7 @@ async def test_lists_resources_and_reads_json_images_and_binary_saved_to_a_file(
         pane = await open_resources(pilot)
         assert [r.uri for r in pane.resources][:2] == ["memo://notes", "memo://config"]
         assert [t.uri_template for t in pane.templates] == ["memo://items/{item}"]
-        assert "5 resources · 1 templates" in screen_text(app)
+        assert "5 resources · 1 template" in screen_text(app)
         await choose(pilot, pane, 1)
         await shown_title(pilot, "Resource memo://config")
         assert isinstance(app.result_view.plan.parts[0], JsonPart)

@@ -24,7 +24,7 @@ async def test_the_default_width_scales_with_the_terminal(talkative: Talkative) 
         async with app.run_test(size=(columns, 30)) as pilot:
             await wait_connected(pilot)
             widths[columns] = sidebar_width(app)
-    assert widths == {80: 28, 120: 36, 160: 64, 200: 80}
+    assert widths == {80: 36, 120: 36, 160: 64, 200: 80}
 
 
 async def test_keys_and_a_drag_set_the_width_and_the_next_run_keeps_it(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from fleet_tui.envs.fleet import FleetEnv
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.status_bar import StatusBar
-from tests.app_driver import local_target, wait_connected, wait_for
+from tests.app_driver import local_target, screen_text, wait_connected, wait_for
 
 
 def status_line(app: FleetTuiApp) -> str:
@@ -34,3 +36,17 @@ async def test_no_heartbeat_state_without_heartbeats(local_host):
         assert app.controller.env.heartbeat_state is None
         assert app.controller.heartbeat_state is None
         assert "♥" not in status_line(app)
+
+
+async def test_the_endpoint_counts_add_up_to_the_tool_lists(local_host):
+    """The tracker's second endpoint offers two tools of the first one's names: they are
+    listed once, and the status line says so ("4 of 6")."""
+    app = FleetTuiApp(local_target(local_host.base_url, "tracker"))
+    async with app.run_test(size=(160, 35)) as pilot:
+        await wait_connected(pilot)
+        tools = len(app.controller.tools)
+        await wait_for(pilot, lambda: f"{tools}/{tools} tools" in screen_text(app))
+        line = status_line(app)
+        counts = [int(n) for n in re.findall(r"\((\d+)(?: of \d+)?\)", line)]
+        assert len(counts) == 2 and sum(counts) == tools, line
+        assert " of " in line  # one endpoint's own count differs from what the list shows

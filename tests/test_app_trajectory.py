@@ -150,7 +150,11 @@ async def test_run_to_the_end_verifies_and_start_over_resets(local_host):
         await pilot.pause()
         assert """$.users[3].role: '"developer"' -> '"qa"'""" in detail(app)
         verdict = str(app.query_one("#trajectory-verdict", Static).content)
-        assert "PASS" in verdict and "after #" in verdict and "update_issue" in verdict
+        update = replay.run.steps[-1]  # numbered in the verdict as in the steps, not the history
+        assert "PASS" in verdict
+        assert f"after step #{update.call.seq} update_issue (history #{update.record})" in verdict
+        [verify] = [r for r in app.controller.records if r.tool == "<verify>"]
+        assert f"{verify.latency_s * 1000:.0f} ms" in verify.message  # one figure, heading and row
         resets = sum(r.tool == "<reset>" for r in app.controller.records)
         await press(pilot, "r")
         await wait_for(

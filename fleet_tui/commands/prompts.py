@@ -9,7 +9,7 @@ from fleet_tui.commands.output import out, print_json, table, warn
 from fleet_tui.commands.resources import catalog_of, listing_arguments
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import Env
-from fleet_tui.text import one_line, visible
+from fleet_tui.text import counted, one_line, visible
 
 add_arguments = listing_arguments
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         if rows:
             out(table(rows, ["PROMPT", "ARGUMENTS", "DESCRIPTION"]))
             out()
-        out(f"{len(prompts.items)} prompts")
+        out(counted(len(prompts.items), "prompt"))
         return 0
 
     return run_on_env(target_from_args(args), work)

@@ -16,6 +16,7 @@ from fleet_tui.commands.options import (
 )
 from fleet_tui.commands.output import err, out
 from fleet_tui.target_argv import add_target_arguments
+from fleet_tui.text import counted
 
 if TYPE_CHECKING:
     from fleet_tui.envs.base import Task
@@ -170,7 +171,9 @@ def replay_summary(report) -> str:
             "(they change nothing in the env)"
         )
     if report.unmade:
-        lines.append(f"{report.unmade} calls never made (refused or abandoned) not replayed")
+        lines.append(
+            f"{counted(report.unmade, 'call')} never made (refused or abandoned) not replayed"
+        )
     if report.verdict is not None:
         verdict = report.verdict
         if verdict.success:

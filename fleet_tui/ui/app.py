@@ -22,6 +22,7 @@ time with `add_sidebar_pane`; add keys and palette entries in `keymap.py` (palet
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,7 @@ from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUseActions
 from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
 from fleet_tui.ui.copy_command import CopyCommandAction
-from fleet_tui.ui.keymap import Extension, bindings_for
+from fleet_tui.ui.keymap import Action, Extension, bindings_for, extension_of
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.reset import ResetActions
@@ -98,7 +99,7 @@ class FleetTuiApp(
     CSS_PATH = "app.tcss"
     TITLE = "fleet-tui"
     BINDINGS = bindings_for("global")
-    COMMANDS = App.COMMANDS | {FleetCommands}
+    COMMANDS = {FleetCommands}  # Textual's own commands come after fleet-tui's, in its entries
 
     def __init__(
         self,
@@ -232,6 +233,7 @@ class FleetTuiApp(
                 connected_at=session.connected_at,
                 heartbeat=session.heartbeat_state,
                 notes=[note() for note in self.status_notes],
+                listed=Counter(tool.endpoint for tool in session.tools),
             )
         )
         if session.state == ConnectionState.CONNECTED:
@@ -316,13 +318,21 @@ class FleetTuiApp(
             node = node.parent
         return getattr(self.screen, "HELP_AREA", "global")
 
+    def offers(self, action: Action) -> bool:
+        """Whether `action` does something for this target: F1 and the palette list only
+        those (an extension's action once it registered it, computer-use keys on such envs)."""
+        needed = extension_of(action.name)
+        if needed is not None:
+            return needed in self.extension_actions
+        return self.controller.computer_use or not action.computer_use
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(self.focused_area()))
+        self.push_screen(HelpScreen(self.focused_area(), self.offers))
 
     def palette_entries(self) -> list[PaletteEntry]:
-        return palette_entries(self, self.controller.tools, self.open_tool)
+        return palette_entries(self, self.controller.tools, self.open_tool, self.offers)
 
     # -- quitting --------------------------------------------------------------------------------
 

@@ -1,4 +1,6 @@
-"""The command palette: every named action, plus "Call tool …" for each tool.
+"""The command palette: every named action that does something here, "Call tool …" for each
+tool, then Textual's own commands (theme, keys, screenshot) but its Quit and Maximize (fleet-tui's
+quit closes what it created; ctrl+z zooms).
 
 `palette_entries` makes the entries the app offers. Titles and help come from the env (a tool's
 name and description) and are handed to the palette as Text and Content, never as strings: the
@@ -21,7 +23,7 @@ from textual.fuzzy import FuzzySearch
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.text import one_line, visible
-from fleet_tui.ui.keymap import AREAS, key_label, palette_actions
+from fleet_tui.ui.keymap import AREAS, Action, key_label, palette_actions
 
 AREA_WIDGETS = (
     "FilterInput, ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane, HeldCalls, "
@@ -36,11 +38,17 @@ class PaletteEntry:
     run: Callable[[], Any]
 
 
+LEFT_OUT_SYSTEM_COMMANDS = {"Quit", "Maximize", "Minimize"}
+
+
 def palette_entries(
-    app: App[Any], tools: list[Tool], open_tool: Callable[[str], Any]
+    app: App[Any],
+    tools: list[Tool],
+    open_tool: Callable[[str], Any],
+    offered: Callable[[Action], bool] = lambda action: True,
 ) -> list[PaletteEntry]:
-    """The app's actions and those of the areas on screen, then "Call tool NAME" for each
-    tool (`open_tool(name)` opens its form)."""
+    """The app's actions `offered` and those of the areas on screen, then "Call tool NAME"
+    for each tool (`open_tool(name)` opens its form), then Textual's commands."""
     areas = {
         getattr(widget, "HELP_AREA", ""): widget
         for widget in app.query(AREA_WIDGETS)
@@ -49,16 +57,20 @@ def palette_entries(
     entries = []
     for action in palette_actions():
         target = app if action.area == "global" else areas.get(action.area)
-        if target is None:
+        if target is None or not offered(action):
             continue
         title = action.description
         if action.area != "global":
             title = f"{AREAS[action.area]}: {title[0].lower()}{title[1:]}"
         run = partial(app.run_action, action.name, default_namespace=target)
-        entries.append(PaletteEntry(title, f"key {key_label(action.key)}", run))
+        key = f"key {key_label(action.key)}" if action.key else ""
+        entries.append(PaletteEntry(title, key, run))
     for tool in tools:
         title = f"Call tool {visible(tool.name)}"
         entries.append(PaletteEntry(title, tool.description, partial(open_tool, tool.name)))
+    for command in app.get_system_commands(app.screen):
+        if command.title not in LEFT_OUT_SYSTEM_COMMANDS:
+            entries.append(PaletteEntry(command.title, command.help, command.callback))
     return entries
 
 

@@ -30,6 +30,8 @@ class Action:
     """Offered in the command palette (runs `action_<name>` on the app, or on the widget of
     its area)."""
     priority: bool = False
+    computer_use: bool = False
+    """Only for envs with a computer tool (F1 and the palette leave it out elsewhere)."""
 
 
 AREAS: dict[str, str] = {
@@ -77,6 +79,11 @@ class Extension(StrEnum):
 def extension(name: Extension) -> str:
     """The Textual action that runs the extension action `name`."""
     return f"extension('{name}')"
+
+
+def extension_of(action: str) -> Extension | None:
+    """The extension action the Textual action `action` runs, if it runs one."""
+    return next((name for name in Extension if extension(name) == action), None)
 
 
 ACTIONS: list[Action] = [
@@ -147,9 +154,23 @@ ACTIONS: list[Action] = [
     ),
     Action("widen_sidebar", "alt+right", "Widen the sidebar (or drag its edge)", show=False),
     Action("narrow_sidebar", "alt+left", "Narrow the sidebar (or drag its edge)", show=False),
-    Action("take_screenshot", "ctrl+g", "Take a screenshot (computer-use envs)", show=False),
-    Action("toggle_live", "ctrl+l", "Live mode: clicks on the screenshot act at once", show=False),
-    Action("toggle_typing", "ctrl+t", "Typing mode: keys go to the env", show=False),
+    Action(
+        "take_screenshot",
+        "ctrl+g",
+        "Take a screenshot (computer-use envs)",
+        show=False,
+        computer_use=True,
+    ),
+    Action(
+        "toggle_live",
+        "ctrl+l",
+        "Live mode: clicks on the screenshot act at once",
+        show=False,
+        computer_use=True,
+    ),
+    Action(
+        "toggle_typing", "ctrl+t", "Typing mode: keys go to the env", show=False, computer_use=True
+    ),
     Action(
         "select_query",
         "slash",
@@ -345,6 +366,31 @@ NOTES: dict[str, list[tuple[str, str]]] = {
 }
 
 
+MARKS: list[tuple[str, str]] = [
+    ("● ◌ ✗ ○ /mcp (4)", "Status line: an endpoint up, connecting, down, closed; (4): its tools"),
+    ("/mcp (3 of 4)", "Status line: 3 of its 4 tools listed (another endpoint's has a name)"),
+    ("♥ pending", "Status line: the instance's heartbeat (keeps it alive): none answered yet"),
+    ("♥ ok 12:00:01", "Status line: the latest heartbeat answered then (failed: it did not)"),
+    ("! tool", "Tool list: destructive (the server says it may delete or overwrite)"),
+    ("T tool", "Tool list: runs as a task only (the server will likely refuse the call)"),
+    ("ok / error", "History: the tool answered / answered with an error (isError)"),
+    ("failed", "History: no answer (the connection failed, a timeout, a crash)"),
+    ("pass / fail", "History: a verifier's verdict"),
+    ("held / cancelled", "History: an agent's call waiting in the Agent pane / a call you stopped"),
+]
+"""What the app's marks mean (F1 lists them; tooltips say those of their place)."""
+
+
+def marks_of(place: str) -> str:
+    """The legend of the marks shown in `place` ("Status line", "Tool list", "History")."""
+    prefix = f"{place}: "
+    return "\n".join(
+        f"{mark}  {meaning.removeprefix(prefix)}"
+        for mark, meaning in MARKS
+        if meaning.startswith(prefix)
+    )
+
+
 def bindings_for(area: str) -> list[BindingType]:
     """The Textual bindings of one area (typed as Textual's own `BINDINGS` are)."""
     return [
@@ -364,4 +410,5 @@ def palette_actions() -> list[Action]:
 
 
 def key_label(key: str) -> str:
-    return {"slash": "/", "escape": "esc", "": "ctrl+p"}.get(key, key)
+    """The key as the footer writes it ("" for an action with no key: palette only)."""
+    return {"slash": "/", "escape": "esc", "alt+left": "alt+←", "alt+right": "alt+→"}.get(key, key)

@@ -32,14 +32,13 @@ ZOOM_TITLES = {
 
 def default_width(columns: int, computer: bool) -> int:
     """The sidebar's width before the person chooses one: a strip beside a computer-use
-    screenshot; otherwise 28 to 36 columns up to 120 columns, 40% of the width from 140."""
+    screenshot; otherwise 36 columns (every tab in sight) up to 120 columns, 40% of the width
+    from 140, and in between one more column for each."""
     if computer:
         return max(MIN_SIDEBAR, min(40, round(columns * 0.22)))
     if columns >= 140:
         return round(columns * 0.4)
-    if columns > 120:
-        return 36 + (columns - 120)
-    return max(28, min(36, round(columns * 0.3)))
+    return 36 + max(0, columns - 120)
 
 
 def fit_width(width: int, columns: int) -> int:

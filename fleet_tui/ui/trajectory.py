@@ -29,7 +29,7 @@ from fleet_tui.controller import (
 )
 from fleet_tui.envs.base import ResetResult, Tool
 from fleet_tui.session.trajectory_run import TrajectoryRun
-from fleet_tui.text import one_line
+from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 from fleet_tui.ui.screens.trajectory_screen import TrajectoryScreen
@@ -144,8 +144,21 @@ class TrajectoryReplay:
         style = "bold green" if record.status == CallStatus.PASS else "bold red"
         text = Text("verifier: ", style="dim")
         text.append(one_line(record.message, 80), style=style)
-        text.append(f" after {one_line(str(record.arguments.get('after')), 40)}", style="dim")
+        text.append(f" after {self._after(record)}", style="dim")
         self.pane.show_verdict(text)
+
+    def _after(self, record: CallRecord) -> str:
+        """The step the verdict followed, numbered as the steps are (the history's number
+        beside it); the history's words when no step was replayed before it."""
+        replayed = [
+            step
+            for step in (self.run.steps if self.run is not None else [])
+            if step.record is not None and step.record < record.number
+        ]
+        if not replayed:
+            return one_line(str(record.arguments.get("after")), 40)
+        step = max(replayed, key=lambda step: step.record or 0)
+        return f"step #{step.call.seq} {name_line(step.call.tool, 30)} (history #{step.record})"
 
     # -- the pane's keys -------------------------------------------------------------------------
 

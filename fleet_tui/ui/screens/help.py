@@ -1,6 +1,9 @@
-"""F1: the keys of the focused area, then the keys that work everywhere."""
+"""F1: the keys of the focused area, then the keys that work everywhere (those that do something
+for this target), then what the app's marks mean."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.table import Table
 from rich.text import Text
@@ -10,11 +13,11 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from fleet_tui.ui.keymap import AREAS, NOTES, actions_for, key_label
+from fleet_tui.ui.keymap import AREAS, MARKS, NOTES, Action, actions_for, key_label
 
 
-def help_table(area: str) -> Table:
-    """Keys of `area` first, then the global ones."""
+def help_table(area: str, offered: Callable[[Action], bool] = lambda action: True) -> Table:
+    """Keys of `area` first, then the global ones (only those `offered`), then the marks."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
@@ -24,8 +27,13 @@ def help_table(area: str) -> Table:
         for key, text in NOTES.get(name, []):
             table.add_row(Text(key), Text(text))
         for action in actions_for(name):
-            table.add_row(Text(key_label(action.key)), Text(action.description))
+            if offered(action):
+                key = key_label(action.key) or "ctrl+p, then"
+                table.add_row(Text(key), Text(action.description))
         table.add_row("", "")
+    table.add_row(Text("Marks", style="bold underline"), "")
+    for mark, meaning in MARKS:
+        table.add_row(Text(mark, style="bold"), Text(meaning))
     return table
 
 
@@ -41,11 +49,12 @@ class HelpScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
 
-    def __init__(self, area: str) -> None:
+    def __init__(self, area: str, offered: Callable[[Action], bool] = lambda action: True) -> None:
         super().__init__()
         self.area = area
+        self.offered = offered
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = f"Help — {AREAS.get(self.area, self.area)}"
-            yield Static(help_table(self.area))
+            yield Static(help_table(self.area, self.offered))

@@ -31,7 +31,7 @@ from fleet_tui.session.events import (
 )
 from fleet_tui.session.reader import Session, load_session
 from fleet_tui.session.recorder import sessions_dir
-from fleet_tui.text import clean, one_line, pretty_json, visible
+from fleet_tui.text import clean, counted, one_line, pretty_json, visible
 from fleet_tui.ui.widgets.verdict import verdict_headline, verdict_text
 
 
@@ -65,7 +65,7 @@ def event_summary(event: SessionEvent) -> str:
         return f"{visible(event.uri)} · {event.error or f'{len(event.contents)} contents'}"
     if isinstance(event, PromptEvent):
         arguments = json.dumps(event.arguments, ensure_ascii=False)[1:-1]
-        outcome = event.error or f"{len(event.messages)} messages"
+        outcome = event.error or counted(len(event.messages), "message")
         return f"{visible(event.name)} {arguments} · {outcome}"
     return ""
 

@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import Button, Static
 
 from fleet_tui.envs.pages_to_visit import PageToVisit
-from fleet_tui.text import one_line
+from fleet_tui.text import counted, one_line
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.url_actions import UrlDialog
@@ -39,7 +39,9 @@ class VisitScreen(UrlDialog):
                 classes="ask-message",
             )
             yield Static(literal(self.page.url), id="visit-url", classes="ask-url")
-            more = f" It lists {self.more} more page(s) in the result." if self.more else ""
+            more = (
+                f" It lists {counted(self.more, 'more page')} in the result." if self.more else ""
+            )
             yield Static(
                 literal(f"Open it in a browser, then call again.{more}"), classes="ask-note"
             )

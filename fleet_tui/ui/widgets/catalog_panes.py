@@ -13,7 +13,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from fleet_tui.envs.catalog import Prompt, Resource, ResourceTemplate
-from fleet_tui.text import name_line, one_line, visible
+from fleet_tui.text import counted, name_line, one_line, visible
 from fleet_tui.ui.keymap import bindings_for
 
 
@@ -150,7 +150,10 @@ class ResourcesPane(CatalogPane):
             ]
             + [Option(template_prompt(t, width), id=f"t{i}") for i, t in enumerate(self.templates)]
         )
-        counts = [f"{len(self.resources)} resources", f"{len(self.templates)} templates"]
+        counts = [
+            counted(len(self.resources), "resource"),
+            counted(len(self.templates), "template"),
+        ]
         if self.updated:
             counts[1] = f"{len(self.updated)} updated"
         self.say(" · ".join(counts))
@@ -192,7 +195,7 @@ class PromptsPane(CatalogPane):
         self.prompts = prompts
         width = self.text_width
         self._fill([Option(prompt_prompt(p, width), id=f"p{i}") for i, p in enumerate(prompts)])
-        self.say(f"{len(prompts)} prompts")
+        self.say(counted(len(prompts), "prompt"))
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -10,7 +10,7 @@ from textual.widgets import DataTable
 
 from fleet_tui.controller import Caller, CallRecord, CallStatus
 from fleet_tui.text import name_line, one_line
-from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.keymap import bindings_for, marks_of
 
 
 def arguments_summary(record: CallRecord, limit: int = 60) -> str:
@@ -50,6 +50,7 @@ class HistoryTable(DataTable):
         """An agent's call came: from then on every call says whose it is."""
 
     def on_mount(self) -> None:
+        self.tooltip = marks_of("History")
         self.add_column("#", key="number")
         self.add_column("call", key="call")
 

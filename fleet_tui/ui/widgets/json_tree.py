@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from fleet_tui.text import clean, shortened
+from fleet_tui.text import clean, counted, shortened
 
 CHILDREN_PER_NODE = 500
 
@@ -18,7 +18,7 @@ def _summary(value: Any) -> Text:
     if isinstance(value, dict):
         return Text(f"{{}} {len(value)} keys", style="dim")
     if isinstance(value, list):
-        return Text(f"[] {len(value)} items", style="dim")
+        return Text(f"[] {counted(len(value), 'item')}", style="dim")
     shown = shortened(json.dumps(value, ensure_ascii=False), 200)
     style = {str: "green", bool: "yellow", type(None): "magenta"}.get(type(value), "cyan")
     return Text(clean(shown), style=style)

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import RichLog, Select, Static
 
 from fleet_tui.envs.server_events import LEVELS, ServerLog, level_rank
-from fleet_tui.text import clean, shortened
+from fleet_tui.text import clean, counted, shortened
 from fleet_tui.ui.frame_batch import FrameBatch
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.tool_list import endpoint_labels
@@ -115,7 +115,7 @@ class ServerLogPane(Vertical):
 
     def _count(self) -> None:
         shown = sum(1 for entry in self.entries if self._passes(entry))
-        count = f"{shown}/{len(self.entries)} messages from {self.level} up"
+        count = f"{shown}/{counted(len(self.entries), 'message')} from {self.level} up"
         if self.received > len(self.entries):
             count += f" (of {self.received:,} received; the older ones are dropped)"
         self.query_one("#log-count", Static).update(count, layout=False)  # one line, always

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 from textual.widgets import Static
@@ -11,6 +11,7 @@ from textual.widgets import Static
 from fleet_tui.controller import Episode
 from fleet_tui.envs.base import EndpointState, EndpointStatus, EnvInfo
 from fleet_tui.text import clean
+from fleet_tui.ui.keymap import marks_of
 from fleet_tui.ui.widgets.tool_list import endpoint_labels
 
 ENDPOINT_STYLES = {
@@ -42,9 +43,12 @@ def status_text(
     connected_at: float | None,
     heartbeat: str | None = None,
     notes: Sequence[Text] = (),
+    listed: Mapping[str, int] | None = None,
 ) -> Text:
     """The status line (pure, so tests and snapshots can check it); `notes` (the MCP proxy's
-    address) come before the endpoints."""
+    address) come before the endpoints. `listed`: how many of each endpoint's tools the tool
+    list shows (a name another endpoint offers too is listed once), so the counts add up to
+    the list's."""
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f" {info.kind if info else 'target'} ", style="reverse bold")
     line.append(" ")
@@ -75,7 +79,9 @@ def status_text(
         if endpoint.transport == "sse":
             line.append(" via SSE", style="dim")
         if endpoint.state == EndpointState.UP:
-            line.append(f" ({endpoint.tool_count})", style="dim")
+            shown = endpoint.tool_count if listed is None else listed.get(endpoint.url, 0)
+            of = f" of {endpoint.tool_count}" if shown != endpoint.tool_count else ""
+            line.append(f" ({shown}{of})", style="dim")
     if episode.seen or (info and info.kind == "openenv"):
         reward = "-" if episode.last_reward is None else f"{episode.last_reward:g}"
         line.append(f"  step {episode.steps} · reward {reward} · total {episode.total_reward:g}")
@@ -90,3 +96,6 @@ class StatusBar(Static):
     """The status line; the app updates it with a fresh `status_text` every second."""
 
     DEFAULT_CSS = "StatusBar { height: 1; background: $panel; }"
+
+    def on_mount(self) -> None:
+        self.tooltip = marks_of("Status line")

@@ -14,9 +14,9 @@ from textual.widgets import Input, Static
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.envs.tool_hints import tool_mark
-from fleet_tui.text import one_line, shortened, visible
+from fleet_tui.text import counted, one_line, shortened, visible
 from fleet_tui.ui.fuzzy import FuzzyRanker
-from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.keymap import bindings_for, marks_of
 from fleet_tui.ui.widgets.filter_input import FilterInput
 from fleet_tui.ui.widgets.no_match import NoMatch
 from fleet_tui.ui.widgets.tool_rows import ToolRows
@@ -120,6 +120,8 @@ class ToolList(Vertical):
         self._heights = [tool_row_height(tool) for tool in self.tools]
         urls = sorted({t.endpoint for t in self.tools if t.endpoint})
         self._labels = endpoint_labels(urls) if len(urls) > 1 else {}
+        marked = any(tool_mark(tool) for tool in self.tools)
+        self.rows.tooltip = marks_of("Tool list") if marked else None
         self.rows.forget_drawn()
         self._refill(keep_highlight)
 
@@ -154,9 +156,9 @@ class ToolList(Vertical):
         tools, heights = self.tools, self._heights
         self.shown = [tools[index] for index in self._order]
         self.rows.set_rows([heights[index] for index in self._order])
-        count = f"{len(self.shown)}/{len(self.tools)} tools"
+        count = f"{len(self.shown)}/{counted(len(self.tools), 'tool')}"
         if len(self._labels) > 1:
-            count += f" · {len(self._labels)} endpoints"
+            count += f" · {counted(len(self._labels), 'endpoint')}"
         self.query_one("#tool-count", Static).update(count, layout=False)  # one line, always
         self.query_one(NoMatch).show_for(query, len(self.shown))
         if self.shown and (current is None or self.highlight(current) is None):

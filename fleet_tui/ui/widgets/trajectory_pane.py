@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
 from fleet_tui.session.replay import step_lines
 from fleet_tui.session.trajectory_run import StepState, TrajectoryRun, TrajectoryStep
-from fleet_tui.text import clean, name_line, one_line, pretty_json, shortened
+from fleet_tui.text import clean, counted, name_line, one_line, pretty_json, shortened
 from fleet_tui.ui.keymap import bindings_for
 
 STEPS_HELP = "n step · a run all · r start over · v verify · o open"
@@ -166,7 +166,7 @@ class TrajectoryPane(Vertical):
     def _show_head(self) -> None:
         """The file's name, the number of calls and how many are in each state."""
         head = Text(name_line(self.run.path.name, 30), style="bold")
-        head.append(f" · {len(self.run.steps)} calls\n", style="dim")
+        head.append(f" · {counted(len(self.run.steps), 'call')}\n", style="dim")
         head.append(" · ".join(f"{n} {state}" for state, n in self.run.counts().items()))
         self.query_one("#trajectory-file", Static).update(head)
 

@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Static
 
 from fleet_tui.forms import ArrayNode, MapNode, Node, ObjectNode
 from fleet_tui.forms.typed_values import typable
+from fleet_tui.text import counted
 from fleet_tui.ui.widgets.field_preview import EditorLook, Palette, button_line, first_focusable
 from fleet_tui.ui.widgets.form_fields.base import FieldWidget, NestingField
 from fleet_tui.ui.widgets.form_fields.groups import ObjectField
@@ -55,7 +56,7 @@ class ArrayField(NestingField[ArrayNode]):
         node = self.node
         if not node.present:
             return "(not sent)"
-        return "null" if node.is_null else f"{len(node.items)} item(s)"
+        return "null" if node.is_null else counted(len(node.items), "item")
 
     def compose_below(self) -> ComposeResult:
         node = self.node
