@@ -97,6 +97,13 @@ async def tracker_history(pilot) -> None:
     await pilot.pause(0.3)
 
 
+async def tracker_history_zoomed(pilot) -> None:
+    """The history of several calls, zoomed to the whole width (ctrl+z)."""
+    await tracker_history(pilot)
+    await pilot.press("ctrl+z")
+    await pilot.pause(0.3)
+
+
 async def tracker_help(pilot) -> None:
     """F1 on the result view."""
     await wait_connected(pilot)
@@ -134,6 +141,7 @@ FLOWS: dict[str, tuple[str, Walk]] = {
     "text-result": ("tracker", steady(tracker_text_result)),
     "json-result": ("tracker", steady(tracker_json_result)),
     "history": ("tracker", steady(tracker_history)),
+    "history-zoomed": ("tracker", steady(tracker_history_zoomed)),
     "help": ("tracker", steady(tracker_help)),
     "computer-use": ("desktop-todo", steady(desktop_screenshot)),
 }

@@ -1,4 +1,5 @@
-"""The footer fits 120 columns whatever has focus (every key stays in F1 help and the palette)."""
+"""The footer fits 120 columns whatever has focus (every key stays in F1 help and the palette),
+and 80 columns in its compact look (without the palette's hint, which F1 lists)."""
 
 from __future__ import annotations
 
@@ -28,9 +29,21 @@ def footer_overflow(app: FleetTuiApp) -> list[str]:
         for key in keys
         if key is not palette and key.region.right > limit
     ]
-    if palette.region.right > WIDTH or palette.region.width < len("^p Command palette"):
+    if palette.region.right > WIDTH or palette.region.width < len("^p Palette"):
         overflow.append("command palette hint")
     return overflow
+
+
+def footer_keys_laid_out(app: FleetTuiApp) -> bool:
+    keys = list(app.screen.query(FooterKey))
+    return bool(keys) and all(k.region for k in keys)
+
+
+def compact_overflow(app: FleetTuiApp, width: int) -> list[str]:
+    """Footer keys drawn past the screen edge (no palette hint in the compact footer)."""
+    keys = list(app.screen.query(FooterKey))
+    assert keys and not any(k.has_class("-command-palette") for k in keys)
+    return [f"{k.key_display} {k.description}" for k in keys if k.region.right > width]
 
 
 async def assert_fits(pilot, widget: Widget, area: str) -> None:
@@ -79,3 +92,22 @@ async def test_footer_fits_in_the_computer_use_areas(local_host):
         await wait_idle(pilot)
         await assert_fits(pilot, app.screenshot_pane, "screenshot")
         await assert_fits(pilot, await form_field(pilot, app), "form")
+
+
+async def test_the_compact_footer_fits_80_columns_in_the_tool_use_areas(local_host):
+    app = FleetTuiApp(local_target(local_host.base_url, "tracker"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "search_issues", {"query": {"text": "login"}})
+        for area, widget in [
+            ("tools", app.query_one("#tool-filter", Input)),
+            ("form", await form_field(pilot, app)),
+            ("history", app.history),
+            ("result", app.result_view.query_one("TabbedContent Tabs")),
+        ]:
+            if area == "history":
+                app.action_show_history()
+            widget.focus()
+            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: footer_keys_laid_out(app))
+            assert compact_overflow(app, 80) == [], area

@@ -74,10 +74,19 @@ async def test_ctrl_z_zooms_the_focused_side_and_back(talkative: Talkative) -> N
         await pilot.pause()
         assert sidebar_width(app) == 36 and app.query_one("#work").display
         app.tool_panel.focus_form()
-        await pilot.press("ctrl+z")  # the form and result
+        await pilot.press("ctrl+z")  # the form alone
         await pilot.pause()
-        assert not app.query_one("#sidebar").display
-        assert app.query_one("#work").outer_size.width == 120
+        assert not app.query_one("#sidebar").display and not app.result_view.display
+        assert app.tool_panel.outer_size.width == 120
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert app.query_one("#sidebar").display and sidebar_width(app) == 36
+        assert app.result_view.display
+        app.result_view.query_one("Tabs").focus()
+        await pilot.press("ctrl+z")  # the result alone: every row of the body
+        await pilot.pause()
+        assert not app.tool_panel.display and not app.query_one("#sidebar").display
+        assert app.result_view.outer_size == (120, app.query_one("#body").size.height)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert app.tool_panel.display and app.query_one("#sidebar").display

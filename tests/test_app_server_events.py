@@ -16,7 +16,7 @@ from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.server_log import ServerLogPane
 from fleet_tui.ui.widgets.task_features import TaskFeatures
-from tests.app_driver import SIZE, wait_connected, wait_for, wait_idle
+from tests.app_driver import SIZE, screen_text, wait_connected, wait_for, wait_idle
 from tests.fixtures.talkative import Talkative
 
 
@@ -68,6 +68,30 @@ async def test_log_messages_show_in_the_log_pane_filtered_by_level(
         text = "".join(line.text for line in lines.lines)
         assert "it broke" in text and "just so you know" not in text
         assert str(app.query_one("#log-count", Static).content) == "1/2 messages from error up"
+
+
+async def test_empty_log_and_history_panes_say_what_will_appear(talkative: Talkative) -> None:
+    app = FleetTuiApp(McpTarget(urls=[talkative.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert "No calls yet" in screen_text(app)
+        await pilot.press("f9")
+        await pilot.pause()
+        lines = app.query_one("#log-lines", RichLog)
+        assert "No log messages yet" in "".join(line.text for line in lines.lines)
+        pane = app.query_one(ServerLogPane)
+        await say(pilot, "first words", "info")
+        await wait_for(pilot, lambda: "first words" in "".join(line.text for line in lines.lines))
+        assert "No log messages yet" not in "".join(line.text for line in lines.lines)
+        app.query_one("#log-level", Select).value = "error"
+        await wait_for(pilot, lambda: not pane.shown())
+        await pilot.pause()
+        assert "below error" in "".join(line.text for line in lines.lines)
+        await pilot.press("f3")  # the call that logged is in the history
+        await pilot.pause()
+        assert "No calls yet" not in screen_text(app)
 
 
 async def type_into_echo(pilot: Pilot, text: str) -> None:

@@ -81,6 +81,11 @@ from fleet_tui.ui.widgets.status_bar import StatusBar, status_text
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
+HISTORY_EMPTY = (
+    "No calls yet. Each call, reset and verdict appears here: enter shows its result, "
+    "r runs it again, l loads its arguments into the form."
+)
+
 
 class FleetTuiApp(
     ConnectionSetup,
@@ -151,6 +156,7 @@ class FleetTuiApp(
                 with TabPane("Tools", id="pane-tools"):
                     yield ToolList(id="tools")
                 with TabPane("Hist", id="pane-history"):
+                    yield Static(HISTORY_EMPTY, id="history-empty", markup=False)
                     yield HistoryTable(id="history")
                 with TabPane("Log", id="pane-log"):
                     yield self.server_log_pane
@@ -258,6 +264,7 @@ class FleetTuiApp(
             case Progress(line):
                 self.post_message(ProgressLine(line))  # may come from another thread
             case CallAdded(record):
+                self.query_one("#history-empty").display = False
                 self.history.add_entry(record)
                 if record.status == CallStatus.RUNNING and record.caller == Caller.YOU:
                     name = name_line(record.tool, 40)

@@ -89,7 +89,9 @@ def extension_of(action: str) -> Extension | None:
 ACTIONS: list[Action] = [
     Action("quit", "ctrl+q", "Quit (closes what fleet-tui created)", short="Quit", priority=True),
     Action("help", "f1", "Help: keys of the focused area", short="Help"),
-    Action("command_palette", "ctrl+p", "Command palette", show=False, palette=False),
+    Action(
+        "command_palette", "ctrl+p", "Command palette", short="Palette", show=False, palette=False
+    ),
     Action("call", "ctrl+s", "Call the selected tool", short="Call"),
     Action("cancel_call", "escape", "Cancel the running call", show=False),
     Action("reset_env", "ctrl+r", "Reset the env (optional seed)", short="Reset"),
@@ -103,7 +105,7 @@ ACTIONS: list[Action] = [
     ),
     Action("focus_filter", "slash", "Filter tools", show=False),
     Action("show_tools", "f2", "Show the tool list", short="Tools"),
-    Action("show_history", "f3", "Show the history", short="History"),
+    Action("show_history", "f3", "Show the history", short="Hist"),  # as its tab: 80 columns
     Action(
         "show_endpoints",
         "ctrl+f",  # free in text boxes too (f4 is the form's raw JSON)
@@ -148,7 +150,7 @@ ACTIONS: list[Action] = [
     Action(
         "toggle_zoom",
         "ctrl+z",
-        "Zoom: the focused side (a sidebar pane, or the form and result) at full width, and back",
+        "Zoom: the focused pane (the sidebar, the form, the result) at full size, and back",
         short="Zoom",
         show=False,
     ),

@@ -1,6 +1,6 @@
 """Room to read: the sidebar's width (scaled to the terminal, or chosen with alt+←/→ or by
-dragging its edge, and remembered), and the zoom (ctrl+z) that gives the focused side the whole
-body, with a title line saying how to get back.
+dragging its edge, and remembered), the zoom (ctrl+z) that gives the focused side the whole
+body, with a title line saying how to get back, and a compact look on small terminals.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from textual import events
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.widgets.splitter import Splitter
@@ -21,13 +21,16 @@ MIN_SIDEBAR = 20
 MIN_WORK = 30
 """The work area keeps this many columns whatever width is asked for the sidebar."""
 STEP = 4
-SIDES = ("#sidebar", "#work", "#screenshot-pane")
-"""The body's columns, left to right; the zoom shows one of them."""
-ZOOM_TITLES = {
-    "#sidebar": "The sidebar at full width",
-    "#work": "The form and the result at full width",
-    "#screenshot-pane": "The screenshot at full width",
+SHORT_ROWS = 32
+NARROW_COLUMNS = 100
+"""Below these, the app takes its compact look (`-short`, `-narrow` on the app: app.tcss)."""
+ZOOMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "#sidebar": ("The sidebar", ("#work", "#screenshot-pane")),
+    "#tool-panel": ("The form", ("#sidebar", "#result", "#screenshot-pane")),
+    "#result": ("The result", ("#sidebar", "#tool-panel", "#screenshot-pane")),
+    "#screenshot-pane": ("The screenshot", ("#sidebar", "#work")),
 }
+"""The panes the zoom shows alone: (what its title calls it, what it hides)."""
 
 
 def default_width(columns: int, computer: bool) -> int:
@@ -76,6 +79,11 @@ class SidebarLayout(AppPart):
             self.query_one("#sidebar").styles.width = self.sidebar_width()
 
     def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < SHORT_ROWS, "-short")
+        self.set_class(event.size.width < NARROW_COLUMNS, "-narrow")
+        footer = self.query_one(Footer)
+        footer.compact = event.size.width < NARROW_COLUMNS
+        footer.show_command_palette = event.size.width >= NARROW_COLUMNS  # F1 lists ctrl+p
         self.apply_sidebar_width()
 
     def action_widen_sidebar(self) -> None:
@@ -98,34 +106,35 @@ class SidebarLayout(AppPart):
         self.query_one("#sidebar").styles.width = width
 
     def action_toggle_zoom(self) -> None:
-        """The side holding the focus (the form and result when none does) takes the whole
-        body; pressed again, the layout comes back as it was."""
+        """The pane holding the focus (the result when none does) takes the whole body;
+        pressed again, the layout comes back as it was."""
         bar = self.query_one("#zoom-bar", Static)
         if self.zoomed_side:
             for widget in self._hidden_by_zoom:
                 widget.display = True
+            self.query_one(self.zoomed_side).remove_class("-zoomed")
             self.zoomed_side, self._hidden_by_zoom = "", []
             bar.display = False
             self.apply_sidebar_width()
             return
-        side = self._focused_side()
+        side = self._focused_pane()
+        title, hidden = ZOOMS[side]
         self._hidden_by_zoom = [
-            widget
-            for selector in SIDES
-            if selector != side and (widget := self.query_one(selector)).display
+            widget for selector in hidden if (widget := self.query_one(selector)).display
         ]
         for widget in self._hidden_by_zoom:
             widget.display = False
         if side == "#sidebar":
             self.query_one("#sidebar").styles.width = "1fr"
+        self.query_one(side).add_class("-zoomed")
         self.zoomed_side = side
-        bar.update(f" ⤢ {ZOOM_TITLES[side]} · ctrl+z: back to the side-by-side view")
+        bar.update(f" ⤢ {title} at full size · ctrl+z: back to the side-by-side view")
         bar.display = True
 
-    def _focused_side(self) -> str:
+    def _focused_pane(self) -> str:
         focused = self.focused
-        for selector in SIDES:
-            side = self.query_one(selector)
-            if side.display and focused is not None and side in focused.ancestors_with_self:
+        for selector in ZOOMS:
+            pane = self.query_one(selector)
+            if pane.display and focused is not None and pane in focused.ancestors_with_self:
                 return selector
-        return "#work"
+        return "#result"

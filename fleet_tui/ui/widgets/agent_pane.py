@@ -59,6 +59,7 @@ def held_line(held: HeldCall, width: int = 60) -> Text:
     if record.arguments:
         arguments = json.dumps(record.arguments, ensure_ascii=False, default=str)
         line.append("\n" + one_line(arguments, width), style="dim")
+    line.no_wrap, line.overflow = True, "ellipsis"  # a narrow pane cuts the JSON: never wraps it
     return line
 
 

@@ -76,6 +76,8 @@ class ServerLogPane(Vertical):
         self.level = "debug"
         self._arriving = FrameBatch(self, self._add_batch, MAX_ENTRIES)
         self._endpoints: set[str] = set()
+        self._empty_note = False
+        """The lines hold the note saying what will appear, not messages."""
 
     def compose(self) -> ComposeResult:
         yield Select(
@@ -109,6 +111,9 @@ class ServerLogPane(Vertical):
         """Add `entries` to the lines shown, in one write (one render for the batch)."""
         if not entries:
             return
+        if self._empty_note:
+            self.query_one(RichLog).clear()
+            self._empty_note = False
         labels = endpoint_labels(sorted(self._endpoints)) if len(self._endpoints) > 1 else {}
         lines = [log_line(entry, labels.get(entry.endpoint, "")) for entry in entries]
         self.query_one(RichLog).write(Text("\n").join(lines))
@@ -121,9 +126,23 @@ class ServerLogPane(Vertical):
         self.query_one("#log-count", Static).update(count, layout=False)  # one line, always
 
     def _rewrite(self) -> None:
-        self.query_one(RichLog).clear()
-        self._write(self.shown())
+        lines = self.query_one(RichLog)
+        lines.clear()
+        shown = self.shown()
+        self._write(shown)
+        if not shown:
+            lines.write(Text(self._empty_text(), style="dim"))
+            self._empty_note = True
         self._count()
+
+    def _empty_text(self) -> str:
+        """What will appear here, or why nothing does."""
+        if self.entries:
+            return f"Every message is below {self.level}: choose a lower level above."
+        return (
+            "No log messages yet. What the servers log (MCP notifications/message) appears "
+            "here, from the level chosen above up; c clears."
+        )
 
     @on(Select.Changed, "#log-level")
     def _level_changed(self, event: Select.Changed) -> None:

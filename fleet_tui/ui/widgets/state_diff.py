@@ -38,8 +38,8 @@ def format_resources(snapshots: dict[str, DbSnapshot]) -> Text:
 
 
 def format_diff(diff: StateDiff | None, note: str = "") -> Text:
-    """The diff as literal text: + added, - removed, ~ changed rows per table."""
-    text = Text()
+    """The diff as literal text: + added, - removed, ~ changed rows per table (a row a line)."""
+    text = Text(no_wrap=True)
     if note:
         text.append(note + "\n", style="italic")
     if diff is None:
@@ -76,8 +76,9 @@ class StateDiffPanel(Vertical):
     DEFAULT_CSS = """
     StateDiffPanel { height: 1fr; }
     StateDiffPanel #state-resources { height: auto; max-height: 8; padding: 0 1; }
-    StateDiffPanel #state-diff-scroll { height: 2fr; border-top: solid $panel; }
-    StateDiffPanel #state-diff { padding: 0 1; }
+    StateDiffPanel #state-diff-scroll { height: 2fr; border-top: solid $panel; overflow-x: auto; }
+    /* as wide as its longest line: a narrow pane scrolls it sideways, never wraps it */
+    StateDiffPanel #state-diff { padding: 0 1; width: auto; }
     StateDiffPanel #state-query { margin-top: 1; }
     StateDiffPanel #state-query-result { height: 1fr; }
     """

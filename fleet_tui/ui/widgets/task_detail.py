@@ -26,10 +26,11 @@ def task_heading(task: Task) -> Text:
 
 class TaskDetail(VerticalScroll):
     DEFAULT_CSS = """
-    TaskDetail { height: 1fr; }
+    TaskDetail { height: 1fr; overflow-x: auto; }
     TaskDetail #task-heading { padding: 0 1; }
     TaskDetail #task-prompt { margin: 0 1; }
-    TaskDetail #task-code { margin: 0 1; }
+    /* as wide as its longest line: a narrow pane scrolls it sideways, never wraps it */
+    TaskDetail #task-code { margin: 0 1; width: auto; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -52,7 +53,7 @@ class TaskDetail(VerticalScroll):
         await self.query_one("#task-prompt", Markdown).update(clean(task.prompt) or "*No prompt.*")
         code = task.verifier_code
         self.query_one("#task-code", Static).update(
-            Syntax(clean(code), "python", theme="ansi_dark", line_numbers=True, word_wrap=True)
+            Syntax(clean(code), "python", theme="ansi_dark", line_numbers=True, word_wrap=False)
             if code
             else Text("No verifier code.", style="dim")
         )

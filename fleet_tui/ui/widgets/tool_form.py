@@ -133,7 +133,7 @@ class ToolForm(Vertical, can_focus=False):
 
     BINDINGS = [
         Binding("ctrl+s", "submit", "Call"),
-        Binding("f4", "toggle_raw", "Raw JSON"),
+        Binding("f4", "toggle_raw", "Raw"),
     ]
 
     class Submitted(Message):

@@ -68,8 +68,9 @@ def result_text(result: ToolResult) -> str:
 
 
 def step_detail(run: TrajectoryRun, step: TrajectoryStep) -> Text:
-    """What the step asked, how its replay compares, and both results, as literal text."""
-    text = Text()
+    """What the step asked, how its replay compares, and both results, as literal text (a
+    line of it a line on screen)."""
+    text = Text(no_wrap=True)
     if step.outcome is not None:
         first, *differences = step_lines(step.outcome)
         text.append(clean(first) + "\n", style=STATE_STYLES[step.state])
