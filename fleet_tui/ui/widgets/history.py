@@ -11,6 +11,7 @@ from textual.widgets import DataTable
 from fleet_tui.controller import Caller, CallRecord, CallStatus
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.keymap import bindings_for, marks_of
+from fleet_tui.ui.widgets.in_place import SizedByContainer
 
 
 def arguments_summary(record: CallRecord, limit: int = 60) -> str:
@@ -31,7 +32,7 @@ STATUS_STYLES = {
 CALLER_STYLES = {Caller.AGENT: "bold magenta", Caller.YOU: "cyan", Caller.PLAYBACK: "bold blue"}
 
 
-class HistoryTable(DataTable):
+class HistoryTable(DataTable, SizedByContainer):
     """Rows of CallRecord; posts `HistoryTable.Action` for show / rerun / load_args."""
 
     HELP_AREA = "history"

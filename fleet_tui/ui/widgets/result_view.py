@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from fleet_tui.ui.result_format import (
 from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.widgets.image_view import ImageView
+from fleet_tui.ui.widgets.in_place import set_content
 from fleet_tui.ui.widgets.json_tree import JsonTree
 from fleet_tui.ui.widgets.text_pager import PagerText, TextPager
 
@@ -57,6 +59,21 @@ class JsonBlock(Vertical):
             return Static(self.part.highlighted, markup=False, classes="json")
         return TextPager(self.part.pager, classes="json")
 
+    def update(self, part: JsonPart) -> bool:
+        """Show `part` in the widget already there; False when it needs another kind of widget
+        (text and pager differ, or the block shows a tree)."""
+        if self.as_tree or (part.pager is None) != (self.part.pager is None):
+            return False
+        self.part = part
+        widget = self.children[0] if self.children else None
+        if isinstance(widget, Static) and part.highlighted is not None:
+            set_content(widget, part.highlighted)
+        elif isinstance(widget, TextPager) and part.pager is not None:
+            widget.set_text(part.pager)
+        else:
+            return False
+        return True
+
     async def toggle(self) -> None:
         self.as_tree = not self.as_tree
         self.set_class(self.as_tree, "-tree")
@@ -64,10 +81,18 @@ class JsonBlock(Vertical):
         await self.mount(JsonTree(self.part.value) if self.as_tree else self._text_widget())
 
 
+STATIC_CLASSES: dict[type[Part], str] = {
+    TextPart: "text",
+    NotePart: "note",
+    MediaPart: "note media",
+}
+"""The classes of the Static each of these parts is shown in."""
+
+
 def part_widget(part: Part) -> Widget:
     """The widget for one rendered part."""
     if isinstance(part, TextPart):
-        return Static(part.text, markup=False, classes="text")
+        return Static(part.text, markup=False, classes=STATIC_CLASSES[TextPart])
     if isinstance(part, MarkdownPart):
         from textual.widgets import Markdown  # markdown-it and pygments: loaded on first use
 
@@ -79,12 +104,39 @@ def part_widget(part: Part) -> Widget:
     if isinstance(part, ImagePart):
         return ImageView(part.data, part.mime_type, classes="result-image")
     if isinstance(part, NotePart):
-        return Static(literal(part.text, "italic"), markup=False, classes="note")
+        return Static(_note_text(part), markup=False, classes=STATIC_CLASSES[NotePart])
     if isinstance(part, MediaPart):
-        return Static(literal(part.label, "italic"), markup=False, classes="note media")
+        return Static(_note_text(part), markup=False, classes=STATIC_CLASSES[MediaPart])
     if isinstance(part, LinkPart):
         return ResourceLinkButton(part)
     raise TypeError(f"unknown part {part!r}")
+
+
+def update_part(widget: Widget, part: Part) -> bool:
+    """Show `part` in `widget` (made by `part_widget` for an earlier part) without mounting
+    anything; False when the part needs another kind of widget."""
+    if isinstance(part, TextPart | NotePart | MediaPart) and type(widget) is Static:
+        if widget.classes != frozenset(STATIC_CLASSES[type(part)].split()):
+            return False
+        set_content(widget, part.text if isinstance(part, TextPart) else _note_text(part))
+        return True
+    if isinstance(part, JsonPart) and isinstance(widget, JsonBlock):
+        return widget.update(part)
+    if isinstance(part, PagerPart) and isinstance(widget, TextPager):
+        widget.set_text(part.text)
+        return True
+    if isinstance(part, ImagePart) and isinstance(widget, ImageView):
+        if widget.data is not part.data or widget.mime_type != part.mime_type:
+            widget.show(part.data, part.mime_type)
+        return True
+    if isinstance(part, LinkPart) and isinstance(widget, ResourceLinkButton):
+        widget.label, widget.uri = Text(part.text), part.uri
+        return True
+    return False
+
+
+def _note_text(part: NotePart | MediaPart) -> Text:
+    return literal(part.text if isinstance(part, NotePart) else part.label, "italic")
 
 
 class ResourceLinkButton(Button):
@@ -134,7 +186,9 @@ class ResultView(Vertical):
             with TabPane("Structured", id="tab-structured"), VerticalScroll():
                 yield Static("", id="structured-verdict", markup=False)
                 yield Static("", id="structured-problems", markup=False)
-                yield Vertical(id="structured-body")
+                with Vertical(id="structured-body"):
+                    yield _hidden(Static("", id="structured-text", markup=False))
+                    yield _hidden(TextPager(id="structured-pager", classes="big"))
             with TabPane("Timing", id="tab-timing"):
                 yield Static("", id="timing", markup=False)
 
@@ -144,30 +198,35 @@ class ResultView(Vertical):
             await self._show(plan)
 
     async def _show(self, plan: ResultPlan) -> None:
+        """Change the widgets already shown where they fit the new result (no layout of the
+        whole screen per widget); only parts of another kind are mounted."""
         self.plan = plan
         self.set_class(plan.is_error, "-error")
         self.border_title = literal(plan.title or "Result")
         rendered = self.query_one("#rendered", VerticalScroll)
-        await rendered.remove_children()
-        await rendered.mount_all([part_widget(p) for p in plan.parts])
+        pending = _show_parts(rendered, plan.parts)
         rendered.scroll_home(animate=False)
         self.query_one("#raw", TextPager).set_text(plan.raw)
-        await self._show_structured(plan)
-        self.query_one("#timing", Static).update(_timing_table(plan.timing))
+        self._show_structured(plan)
+        set_content(self.query_one("#timing", Static), _timing_table(plan.timing))
+        for step in pending:
+            await step
 
-    async def _show_structured(self, plan: ResultPlan) -> None:
+    def _show_structured(self, plan: ResultPlan) -> None:
         view = plan.structured
         verdict = self.query_one("#structured-verdict", Static)
-        verdict.update(literal(view.verdict, "bold red" if view.problems else "bold"))
+        set_content(verdict, literal(view.verdict, "bold red" if view.problems else "bold"))
         problems = self.query_one("#structured-problems", Static)
-        problems.update(literal("\n".join(f"✗ {p}" for p in view.problems), "red"))
+        set_content(problems, literal("\n".join(f"✗ {p}" for p in view.problems), "red"))
         problems.display = bool(view.problems)
-        body = self.query_one("#structured-body", Vertical)
-        await body.remove_children()
+        text = self.query_one("#structured-text", Static)
+        pager = self.query_one("#structured-pager", TextPager)
+        text.display = isinstance(view.body, Text)
+        pager.display = isinstance(view.body, PagerText)
         if isinstance(view.body, Text):
-            await body.mount(Static(view.body, markup=False))
+            set_content(text, view.body)
         elif isinstance(view.body, PagerText):
-            await body.mount(TextPager(view.body, classes="big"))
+            pager.set_text(view.body)
 
     def images(self) -> list[ImageView]:
         return list(self.query(ImageView))
@@ -223,6 +282,27 @@ class ResultView(Vertical):
 
     def select_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{tab}"
+
+
+def _show_parts(container: Widget, parts: list[Part]) -> list[Awaitable[None]]:
+    """Show `parts` in `container`'s children, changed in place while each fits its part; from
+    the first that does not, the rest is removed and new widgets are mounted. Returns what to
+    await for those removals and mounts (started already)."""
+    children = list(container.children)
+    kept = 0
+    while kept < min(len(children), len(parts)) and update_part(children[kept], parts[kept]):
+        kept += 1
+    pending: list[Awaitable[None]] = []
+    if kept < len(children):
+        pending.append(container.remove_children(children[kept:]))
+    if kept < len(parts):
+        pending.append(container.mount_all([part_widget(p) for p in parts[kept:]]))
+    return pending
+
+
+def _hidden(widget: Widget) -> Widget:
+    widget.display = False
+    return widget
 
 
 def _timing_table(rows: list[tuple[str, str]]) -> Any:

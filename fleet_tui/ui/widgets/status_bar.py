@@ -6,6 +6,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from rich.text import Text
+from textual.visual import VisualType
 from textual.widgets import Static
 
 from fleet_tui.controller import Episode
@@ -99,3 +100,9 @@ class StatusBar(Static):
 
     def on_mount(self) -> None:
         self.tooltip = marks_of("Status line")
+
+    def update(self, content: VisualType = "", *, layout: bool = False) -> None:
+        """One line high whatever it says: a new status needs no layout of the screen, and
+        the same status (most seconds) not even a repaint."""
+        if content != self.content:
+            super().update(content, layout=layout)

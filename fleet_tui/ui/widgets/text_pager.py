@@ -12,10 +12,10 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from fleet_tui.text import clean
+from fleet_tui.ui.widgets.in_place import SizedByContainer
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class PagerText:
         return cls(lines, width)
 
 
-class TextPager(ScrollView, can_focus=True):
+class TextPager(SizedByContainer, can_focus=True):
     """Plain text, scrollable both ways; only what is on screen is rendered."""
 
     DEFAULT_CSS = """

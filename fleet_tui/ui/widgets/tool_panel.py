@@ -24,6 +24,7 @@ from fleet_tui.text import clean, name_line, one_line, pretty_json, visible
 from fleet_tui.ui.frame_batch import FrameBatch
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.field_preview import first_focusable
+from fleet_tui.ui.widgets.in_place import set_content
 from fleet_tui.ui.widgets.tool_description import ToolDescription
 from fleet_tui.ui.widgets.tool_form import ToolForm, error_line
 
@@ -186,7 +187,7 @@ class ToolPanel(Vertical):
         self.post_message(self.CallRequested())
 
     def set_state(self, text: str) -> None:
-        self.query_one("#call-state", Static).update(text)
+        set_content(self.query_one("#call-state", Static), text)
 
     def mark_gone(self) -> None:
         """The tool is no longer offered (its form stays, to copy what was typed)."""

@@ -16,14 +16,15 @@ from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from fleet_tui.ui.widgets.in_place import SizedByContainer
 
 REMEMBERED_ROWS = 4000
 """Drawn rows kept for reuse, at most."""
 
 
-class ToolRows(ScrollView, can_focus=True):
+class ToolRows(SizedByContainer, can_focus=True):
     """Rows of given heights, each drawn by `render_row(index)`; one can be highlighted."""
 
     COMPONENT_CLASSES = {"tool-rows--row", "tool-rows--highlighted", "tool-rows--hover"}
