@@ -47,6 +47,15 @@ Base64Bytes = Annotated[
     ),
 ]
 
+
+class Model(BaseModel):
+    """The base of the models here: each builds its validator when first used, not when this
+    module is imported (building them all took about 0.1 s of every start, before the first
+    frame, for models most runs use later or never)."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
 Progress = Callable[[str], None]
 
 COMPUTER_TOOL = "computer"
@@ -58,7 +67,7 @@ COMPUTER_TOOL = "computer"
 # Tools
 
 
-class Tool(BaseModel):
+class Tool(Model):
     """One MCP tool, with the endpoint that owns it in a union of endpoints."""
 
     name: str
@@ -76,7 +85,7 @@ class Tool(BaseModel):
     """`execution.taskSupport`: "required" when the tool only runs as a task."""
 
 
-class ToolConflict(BaseModel):
+class ToolConflict(Model):
     """Two endpoints offer a tool of the same name with different schemas (first one wins)."""
 
     name: str
@@ -89,7 +98,7 @@ class ToolConflict(BaseModel):
 # (audience, priority, lastModified) as they arrived on the wire.
 
 
-class TextBlock(BaseModel):
+class TextBlock(Model):
     type: Literal["text"] = "text"
     annotations: dict[str, Any] | None = None
     text: str
@@ -105,21 +114,21 @@ class TextBlock(BaseModel):
             return None
 
 
-class ImageBlock(BaseModel):
+class ImageBlock(Model):
     type: Literal["image"] = "image"
     annotations: dict[str, Any] | None = None
     mime_type: str = "image/png"
     data: Base64Bytes
 
 
-class AudioBlock(BaseModel):
+class AudioBlock(Model):
     type: Literal["audio"] = "audio"
     annotations: dict[str, Any] | None = None
     mime_type: str = "audio/wav"
     data: Base64Bytes
 
 
-class ResourceBlock(BaseModel):
+class ResourceBlock(Model):
     """An embedded resource: text or binary contents at a URI."""
 
     type: Literal["resource"] = "resource"
@@ -130,7 +139,7 @@ class ResourceBlock(BaseModel):
     blob: Base64Bytes | None = None
 
 
-class ResourceLinkBlock(BaseModel):
+class ResourceLinkBlock(Model):
     type: Literal["resource_link"] = "resource_link"
     annotations: dict[str, Any] | None = None
     uri: str
@@ -139,7 +148,7 @@ class ResourceLinkBlock(BaseModel):
     mime_type: str | None = None
 
 
-class UnknownBlock(BaseModel):
+class UnknownBlock(Model):
     """A content block of a type we do not know; kept whole so nothing is lost."""
 
     type: Literal["unknown"] = "unknown"
@@ -152,7 +161,7 @@ ContentBlock = Annotated[
 ]
 
 
-class BaseToolResult(BaseModel):
+class BaseToolResult(Model):
     """The fields of a tool result. `ToolResult` holds the content blocks themselves; a session
     file's `RecordedResult` holds images by reference."""
 
@@ -202,7 +211,7 @@ class EndpointState(StrEnum):
     CLOSED = "closed"
 
 
-class EndpointStatus(BaseModel):
+class EndpointStatus(Model):
     url: str
     """The endpoint's name: its URL, or `stdio: COMMAND` for a server run over stdio."""
     state: EndpointState = EndpointState.CONNECTING
@@ -217,7 +226,7 @@ class EndpointStatus(BaseModel):
     """What the server said about itself when the connection opened (None before)."""
 
 
-class EnvInfo(BaseModel):
+class EnvInfo(Model):
     """What the status bar and `--json` outputs say about the environment."""
 
     kind: Literal["fleet", "local", "mcp", "openenv"]
@@ -232,7 +241,7 @@ class EnvInfo(BaseModel):
     keep: bool = False
 
 
-class ResetResult(BaseModel):
+class ResetResult(Model):
     success: bool = True
     message: str = ""
     seed: int | None = None
@@ -249,7 +258,7 @@ class ResetResult(BaseModel):
 # Tasks and verdicts
 
 
-class Task(BaseModel):
+class Task(Model):
     """A task in Fleet's task-file format, or one served by an OpenEnv task route."""
 
     model_config = ConfigDict(extra="allow")
@@ -266,7 +275,7 @@ class Task(BaseModel):
     index: int | None = None
 
 
-class Verdict(BaseModel):
+class Verdict(Model):
     """The outcome of running one verifier."""
 
     task_key: str | None = None
