@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from fleet_tui import __version__
 from fleet_tui.commands import COMMANDS, command_module, command_parser, run_command, stdout_closed
 from fleet_tui.commands import app as app_command
+from fleet_tui.envs.mcp_import import load_client_modules_only
 from fleet_tui.warm.client import forward
 
 
@@ -31,6 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if (code := _run_warm(argv)) is not None:
         return code
+    load_client_modules_only()  # the mcp SDK's client, without its server code
     if argv and argv[0] in COMMANDS:
         name, rest = argv[0], argv[1:]
         parser: argparse.ArgumentParser = command_parser(name)
