@@ -15,8 +15,8 @@ from pathlib import Path
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
@@ -28,6 +28,8 @@ from fleet_tui.loopback_guard import LoopbackGuard
 
 logger = logging.getLogger(__name__)
 
+CLIENT_CLOSED_REQUEST = 499
+"""The status logged for a request its client left before it was read (nginx's)."""
 HOST_TOKEN_HINT = "this host needs its token as the API key (`fleet-tui local serve` prints it)"
 
 
@@ -38,6 +40,12 @@ async def _error(request: Request, error: Exception) -> JSONResponse:
         return JSONResponse({"detail": error.detail}, status_code=error.status)
     assert isinstance(error, HTTPException)
     return JSONResponse({"detail": error.detail}, status_code=error.status_code)
+
+
+async def _client_gone(request: Request, error: Exception) -> Response:
+    """A client that went away before its request was read (one of many rapid calls, ended
+    early): nobody reads an answer, and it is no fault of the host's to log as one."""
+    return Response(status_code=CLIENT_CLOSED_REQUEST)
 
 
 def build_app(
@@ -81,7 +89,11 @@ def build_app(
             *manager.routes(registry),
             *mcp_routes,
         ],
-        exception_handlers={HostError: _error, HTTPException: _error},
+        exception_handlers={
+            HostError: _error,
+            HTTPException: _error,
+            ClientDisconnect: _client_gone,
+        },
         lifespan=lifespan,
     )
     return LoopbackGuard(app, token, HOST_TOKEN_HINT), registry
