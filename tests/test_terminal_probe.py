@@ -43,3 +43,24 @@ def test_inside_tmux_the_probe_leaves_the_pane_title_alone(mcp_alpha):
     finally:
         tmux("kill-session", "-t", session)
     assert "Gi=" not in title and "AAAA" not in title, title
+
+
+PROBE_THEN_SIXEL = """
+import sys
+from fleet_tui.ui import images, terminal_probe
+terminal_probe.start()
+terminal_probe.wait()
+import textual_image._sixel as encoder
+print("numpy" in sys.modules, encoder._HAS_NUMPY)
+images.choose_backend("sixel")
+images.image_widget_class()
+print("numpy" in sys.modules, encoder._HAS_NUMPY)
+"""
+
+
+def test_the_probe_loads_no_numpy_and_a_sixel_backend_gets_it_back():
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE_THEN_SIXEL], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:2] == ["False False", "True True"]

@@ -22,6 +22,7 @@ from PIL import Image as PILImage
 from fleet_tui import image_data
 from fleet_tui.session.recorder import store_content
 from fleet_tui.text import name_line
+from fleet_tui.ui import terminal_probe
 from fleet_tui.ui.result_format import human_bytes
 
 BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
@@ -56,12 +57,15 @@ def image_widget_class() -> type:
     chosen = backend()
     if chosen == "halfcell" or (chosen == "auto" and probed is halfcell):
         return HalfcellPicture
-    return {
+    shown_by: type = {
         "auto": widget.Image,
         "kitty": widget.TGPImage,
         "sixel": widget.SixelImage,
         "unicode": widget.UnicodeImage,
     }[chosen]
+    if shown_by is widget.SixelImage:
+        terminal_probe.sixel_with_numpy()  # the probe loaded its encoder without numpy
+    return shown_by
 
 
 DISPLAY_MAX_SIDE = 2048

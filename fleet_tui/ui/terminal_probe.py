@@ -43,13 +43,39 @@ def wait() -> None:
 
 def _probe_terminal() -> None:
     try:
-        with _through_tmux():
+        with _through_tmux(), _without_numpy():
             import textual_image.renderable  # noqa: F401  (its import asks the terminal)
             from textual_image._terminal import get_cell_size
 
             get_cell_size()
     except Exception:
         pass  # the import in the app's thread (`images.image_widget_class`) raises it again
+
+
+@contextlib.contextmanager
+def _without_numpy() -> Iterator[None]:
+    """textual-image loads its Sixel encoder (and numpy, some 130 ms) to probe any terminal;
+    its encoder does without numpy when numpy cannot be imported, so numpy is hidden while
+    it loads (nothing else the app loads meanwhile imports numpy); `sixel_with_numpy` gives
+    it back to the encoder when Sixel draws the images."""
+    if "numpy" in sys.modules:
+        yield
+        return
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # what makes an import fail
+    try:
+        yield
+    finally:
+        if sys.modules.get("numpy", 0) is None:
+            del sys.modules["numpy"]
+
+
+def sixel_with_numpy() -> None:
+    """Sixel draws the images: its encoder, if loaded without numpy, loads again in the same
+    module, now with numpy (the functions textual-image holds see the module's new globals)."""
+    import textual_image._sixel
+
+    if not textual_image._sixel._HAS_NUMPY:
+        importlib.reload(textual_image._sixel)
 
 
 KITTY_GRAPHICS_START = "\x1b_G"
