@@ -6,10 +6,12 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.widgets.in_place import SizedByContainer
 
 
-class FilterInput(Input):
-    """An Input whose keys are the keymap's "filter" area."""
+class FilterInput(Input, SizedByContainer):
+    """An Input whose keys are the keymap's "filter" area. Its box is set by the sidebar: the
+    longer or shorter text of each key moves its scroll range, not the rest of the screen."""
 
     HELP_AREA = "filter"
     BINDINGS = bindings_for("filter")
