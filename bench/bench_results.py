@@ -3,8 +3,9 @@
 Run: .venv/bin/python bench/bench_results.py [--runs 5]
 Against the test suite's `beta` MCP server (its `big` tool: `kib` KiB of text, sent as text and
 as structured content), in this process:
-- 1 MB call: the mcp SDK's `ClientSession.call_tool` alone; fleet-tui's MCP env; the same env
-  recorded to a session file (`RecordingEnv`), the way the app records. Interleaved, medians.
+- 1 MB call: the mcp SDK's `ClientSession.call_tool` alone; fleet-tui's MCP env; a session on
+  the same target recorded to a session file (a controller given a recorder), the way the app
+  records. Interleaved, medians.
   Goal: recorded / raw SDK <= 1.1.
 - 10 MB result in the app (headless, recorded): the longest the event loop stalled (a task
   that sleeps 5 ms and notes how late it wakes) from pressing ctrl+s until the result is shown,
@@ -25,10 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_cli import start_mcp_server  # noqa: E402
+from fleet_tui.controller import SessionController  # noqa: E402
 from fleet_tui.envs.factory import make_env  # noqa: E402
 from fleet_tui.envs.targets import McpTarget  # noqa: E402
 from fleet_tui.session.recorder import SessionRecorder  # noqa: E402
-from fleet_tui.session.recording_env import RecordingEnv  # noqa: E402
 
 RECORDING_GOAL = 1.1
 STALL_GOAL_S = 0.050
@@ -44,7 +45,7 @@ async def one_megabyte_calls(url: str, runs: int, folder: Path) -> dict[str, flo
     arguments = {"kib": 1024}
     plain = make_env(McpTarget(urls=[url]))
     recorder = SessionRecorder(folder / "bench.jsonl")
-    recorded = RecordingEnv(make_env(McpTarget(urls=[url])), recorder)
+    recorded = SessionController(McpTarget(urls=[url]), recorder=recorder)
     await plain.connect()
     await recorded.connect()
     times: dict[str, list[float]] = {"raw SDK": [], "fleet-tui": [], "fleet-tui recording": []}
@@ -56,7 +57,7 @@ async def one_megabyte_calls(url: str, runs: int, folder: Path) -> dict[str, flo
         calls = {
             "raw SDK": lambda: session.call_tool("big", arguments),
             "fleet-tui": lambda: plain.call_tool("big", arguments),
-            "fleet-tui recording": lambda: recorded.call_tool("big", arguments),
+            "fleet-tui recording": lambda: recorded.call(recorded.add_record("big", arguments)),
         }
         for _ in range(runs + 1):  # the first round warms up
             for name, call in calls.items():
@@ -80,9 +81,7 @@ async def ten_megabytes_in_the_app(url: str, folder: Path) -> tuple[float, float
     from tests.app_driver import SIZE, wait_connected, wait_for
 
     recorder = SessionRecorder(folder / "app.jsonl")
-    app = FleetTuiApp(
-        McpTarget(urls=[url]), env_factory=lambda target: RecordingEnv(make_env(target), recorder)
-    )
+    app = FleetTuiApp(McpTarget(urls=[url]), recorder=recorder)
     longest = 0.0
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)

@@ -34,7 +34,6 @@ from fleet_tui.envs.capabilities import (
     ResetsIntoTask,
     SetsLogLevel,
     TellsRootsChanged,
-    unwrapped,
 )
 from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.factory import make_env
@@ -48,6 +47,7 @@ from fleet_tui.envs.server_events import (
 from fleet_tui.envs.server_requests import AnswersServers, OffersRoots, root_problem
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
+from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_catalog import CatalogSession
 from fleet_tui.session_records import (
     CallAdded,
@@ -55,17 +55,22 @@ from fleet_tui.session_records import (
     CallFinished,
     CallProgress,
     CallRecord,
+    CallStarted,
     CallStatus,
     CallUpdated,
+    Connected,
     ConnectionState,
     EnvClosed,
     Episode,
     Progress,
     PromptGot,
+    ResetDone,
     ResourceRead,
     SessionEvent,
+    TaskChosen,
     Traffic,
     Unmade,
+    Verified,
 )
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
@@ -83,9 +88,11 @@ class SessionController(CatalogSession):
         target: Target,
         env_factory: Callable[[Target], Env] = make_env,
         requests: AnswersServers | None = None,
+        recorder: SessionRecorder | None = None,
     ) -> None:
         """`requests` answers what servers ask (elicitation, sampling, roots, sign-in: see
-        envs/server_requests.py); what it does not answer is not declared to them."""
+        envs/server_requests.py); what it does not answer is not declared to them.
+        `recorder` records the session: it hears every event first."""
         self.target = target
         self.env_factory = env_factory
         self.env: Env | None = None
@@ -102,6 +109,8 @@ class SessionController(CatalogSession):
         """Why a close left something running (to tell the user at the end)."""
         self._seen_warnings: set[str] = set()
         self._listeners: list[Callable[[SessionEvent], None]] = []
+        if recorder is not None:
+            self.subscribe(recorder.on_event)
         self._requests = requests
         self._roots_set: list[str] | None = None
         """The roots given to `set_roots`, offered instead of the port's."""
@@ -154,7 +163,7 @@ class SessionController(CatalogSession):
     def heartbeat_state(self) -> str | None:
         """How the instance's latest heartbeat went (see `Heartbeating`); None when the env
         sends none."""
-        env = unwrapped(self.env)
+        env = self.env
         return env.heartbeat_state if isinstance(env, Heartbeating) else None
 
     def tool_named(self, name: str) -> Tool | None:
@@ -183,18 +192,18 @@ class SessionController(CatalogSession):
     async def connect(self) -> list[Tool]:
         """Connect (or reopen, see `start_connecting`) and list the tools. A cancelled connect
         closes what it created; a failed one leaves the session disconnected and raises."""
-        env = unwrapped(self.env)
+        env = self.env
         reopening = self.state == ConnectionState.RECONNECTING and isinstance(env, Reconnectable)
         try:
-            if reopening and self.env is not None and isinstance(env, Reconnectable):
-                opened = self.env
+            if reopening and isinstance(env, Reconnectable):
+                opened: Env = env
                 await env.reconnect(self._progress)
             else:
                 if self.env is not None:
                     await self.close_env()
                 opened = self.env = self.env_factory(self.target)
-                if isinstance(hearing := unwrapped(opened), HearsServer):
-                    hearing.listen(self.client_handlers)
+                if isinstance(opened, HearsServer):
+                    opened.listen(self.client_handlers)
                 await opened.connect(self._progress)
             tools = await opened.list_tools()  # connecting lists them, or left them unlisted
         except asyncio.CancelledError:
@@ -208,9 +217,10 @@ class SessionController(CatalogSession):
         self.state = ConnectionState.CONNECTED
         self.connected_at = self.connected_at or time.monotonic()
         self.tools = tools
-        env = unwrapped(self.env)
-        if isinstance(env, Episodic):
-            self._start_episode(env)
+        if not reopening:
+            self._emit(Connected(self.target, opened.info, [tool.name for tool in tools]))
+        if isinstance(opened, Episodic):
+            self._start_episode(opened)
         elif not reopening:  # another env: its own counters (a reopened instance goes on)
             self.episode = Episode()
         return tools
@@ -234,6 +244,7 @@ class SessionController(CatalogSession):
         )
         self.records.append(record)
         self.episode = Episode(opening=record, started_at=opening.at)
+        self._emit(ResetDone(opening, opening.seed))
         self._emit(CallAdded(record))
 
     async def refresh_tools(self) -> list[Tool]:
@@ -247,7 +258,7 @@ class SessionController(CatalogSession):
         """Ask the servers for log messages from `level` up, now and after each (re)connect;
         one line per server that could not take it. ValueError for an unknown level."""
         self.client_handlers.log_level = check_level(level)
-        env = unwrapped(self.env)
+        env = self.env
         if not self.connected:
             return []
         if not isinstance(env, SetsLogLevel):
@@ -270,7 +281,7 @@ class SessionController(CatalogSession):
             raise ValueError("; ".join(problems))
         self._roots_set = expanded
         self.client_handlers.roots = self.roots
-        env = unwrapped(self.env)
+        env = self.env
         if not self.connected or not isinstance(env, TellsRootsChanged):
             return []
         return await env.roots_changed()
@@ -327,6 +338,7 @@ class SessionController(CatalogSession):
         A computer action that shows nothing is followed by a screenshot (queued)."""
         assert self.env is not None
         started = time.monotonic()
+        self._emit(CallStarted(record))
         try:
             result = await self.env.call_tool(record.tool, record.arguments)
         except asyncio.CancelledError:
@@ -395,6 +407,7 @@ class SessionController(CatalogSession):
             self._finish(record, CallStatus.FAILED, started, message=describe_error(error))
             return record, None
         record.arguments = reset_arguments(outcome)
+        self._emit(ResetDone(outcome, seed, options))
         self._finish_reset(record, outcome, started)
         return record, outcome
 
@@ -409,7 +422,7 @@ class SessionController(CatalogSession):
     async def episode_state(self) -> dict[str, Any]:
         """The state of the session's env (OpenEnv `state`, over the session itself); EnvError
         when the session has no episodes or is not connected."""
-        env = unwrapped(self.env)
+        env = self.env
         if not self.connected or not isinstance(env, Episodic):
             raise EnvError("no episodic session is open")
         return await env.state()
@@ -417,7 +430,7 @@ class SessionController(CatalogSession):
     async def server_tasks(self, per_split: int) -> list[Task]:
         """The first `per_split` tasks of each split the server serves on its task routes
         (imported OpenEnv servers have them); EnvError when it has none."""
-        env = unwrapped(self.env)
+        env = self.env
         if not isinstance(env, HasTaskRoutes):
             raise EnvError("no task routes")
         tasks: list[Task] = []
@@ -432,20 +445,33 @@ class SessionController(CatalogSession):
     def start_task(self, task: Task) -> bool:
         """Aim the session at `task`: True when its env must be provisioned (connect), False
         when resetting the env we have starts it. EnvError when its env cannot be reached."""
+        self.choose_task(task)
         env = self.env
         fleet = isinstance(self.target, InstanceTarget)
         if env is None or (fleet and not same_env(task, env.info)):
             self.switch_target(task_target(task, self.target))
             return True
-        inner = unwrapped(env)
-        if task.split is not None and isinstance(inner, ResetsIntoTask):
-            inner.task = (task.split, task.index)
+        if task.split is not None and task.index is not None and isinstance(env, ResetsIntoTask):
+            env.task = (task.split, task.index)
         return False
 
+    def choose_task(self, task: Task) -> None:
+        """The session works on `task` from now on (`start_task` chooses it too)."""
+        self._emit(TaskChosen(task))
+
     def record_verdict(
-        self, verdict: Verdict, *, after: str | None, headline: str, text: str, elapsed_s: float
+        self,
+        verdict: Verdict,
+        *,
+        after: str | None,
+        headline: str,
+        text: str,
+        elapsed_s: float,
+        final_answer: str | None = None,
     ) -> CallRecord:
-        """Keep a verifier's verdict among the records, after the step it followed."""
+        """Keep a verifier's verdict (given `final_answer`) among the records, after the step
+        it followed."""
+        self._emit(Verified(verdict, final_answer))
         if not verdict.success:
             status = CallStatus.ERROR
         else:

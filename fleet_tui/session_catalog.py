@@ -6,7 +6,7 @@ ask the session, never the env, so they need not know which envs speak MCP.
 from __future__ import annotations
 
 from fleet_tui.envs.base import Env, EnvError
-from fleet_tui.envs.capabilities import ServesCatalog, unwrapped
+from fleet_tui.envs.capabilities import ServesCatalog
 from fleet_tui.envs.catalog import Prompt, Resource, ResourceTemplate
 from fleet_tui.envs.mcp_catalog import Listing, McpCatalog
 from fleet_tui.session_records import ConnectionState
@@ -20,7 +20,7 @@ class CatalogSession:
 
     def catalog(self) -> McpCatalog | None:
         """The env's resources, templates and prompts when it speaks MCP and is connected."""
-        env = unwrapped(self.env)
+        env = self.env
         connected = self.state == ConnectionState.CONNECTED
         return env.catalog() if connected and isinstance(env, ServesCatalog) else None
 

@@ -9,9 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from fleet_tui.envs.base import EnvInfo, ToolResult
+from fleet_tui.envs.base import EnvInfo, ResetResult, Task, ToolResult, Verdict
 from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
+from fleet_tui.envs.targets import Target
 from fleet_tui.envs.traffic import TrafficEntry
 
 
@@ -127,7 +128,33 @@ class Episode:
 
 
 @dataclass(frozen=True)
+class Connected:
+    """A new env connected (not a reopened one): what it is and the names of its tools."""
+
+    target: Target
+    info: EnvInfo
+    tools: list[str]
+
+
+@dataclass(frozen=True)
+class ResetDone:
+    """The env reset: asked by someone (`seed`, `options`: what was asked), or the reset an
+    episodic env's session opened with."""
+
+    outcome: ResetResult
+    seed: int | None = None
+    options: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class CallAdded:
+    record: CallRecord
+
+
+@dataclass(frozen=True)
+class CallStarted:
+    """A record's call is sent to the env now (with the arguments it has by then)."""
+
     record: CallRecord
 
 
@@ -193,8 +220,26 @@ class PromptGot:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class TaskChosen:
+    """The session works on `task` from now on (its verdicts are for it)."""
+
+    task: Task
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A verifier ran on the env as it is now (with the final answer it was given)."""
+
+    verdict: Verdict
+    final_answer: str | None = None
+
+
 SessionEvent = (
-    CallAdded
+    Connected
+    | ResetDone
+    | CallAdded
+    | CallStarted
     | CallUpdated
     | CallFinished
     | Progress
@@ -206,6 +251,8 @@ SessionEvent = (
     | Traffic
     | ResourceRead
     | PromptGot
+    | TaskChosen
+    | Verified
 )
 """`ServerLog` (a server's log message), `ListChanged` (its tools, resources or prompts
 changed) and `ResourceUpdated` (a subscribed resource changed) come from `envs.server_events`."""

@@ -66,7 +66,7 @@ async def watched(
     features = TaskFeatures(recorder=SessionRecorder(record) if record else None)
     points = [Breakpoint.parse(text) for text in breakpoints]
     watch = AgentWatch(breakpoints=points, expose_reset=expose_reset)
-    app = FleetTuiApp(target, env_factory=features.env_factory)
+    app = FleetTuiApp(target, recorder=features.recorder)
     app.extensions += [features.install, watch.install]
     try:
         async with app.run_test(size=SIZE) as pilot:

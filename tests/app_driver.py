@@ -127,7 +127,7 @@ async def openenv_tasks_app(base_url: str, tasks: int) -> AsyncIterator[tuple[Pi
     from fleet_tui.ui.widgets.task_panel import TaskPanel
 
     features = TaskFeatures(recorder=None)
-    app = FleetTuiApp(OpenEnvTarget(url=base_url), env_factory=features.env_factory)
+    app = FleetTuiApp(OpenEnvTarget(url=base_url), recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, timeout=120)

@@ -62,7 +62,7 @@ async def test_a_huge_image_goes_to_the_recorded_sessions_images(mcp_images, tmp
     features = TaskFeatures(recorder=SessionRecorder(tmp_path / "s.jsonl"))
     app = FleetTuiApp(
         McpTarget(urls=[mcp_images.url]),
-        env_factory=features.env_factory,
+        recorder=features.recorder,
         image_folder=features.images_folder,
     )
     async with app.run_test(size=SIZE) as pilot:

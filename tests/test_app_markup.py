@@ -61,7 +61,7 @@ async def test_broken_markup_from_an_env_is_shown_literally_everywhere(mcp_marku
     session = tmp_path / "markup.jsonl"
     tasks = [Task(key=text, prompt=text, env_key="markup") for text in BROKEN_MARKUP]
     features = TaskFeatures(tasks=tasks, recorder=SessionRecorder(session))
-    app = FleetTuiApp(McpTarget(urls=[mcp_markup.url]), env_factory=features.env_factory)
+    app = FleetTuiApp(McpTarget(urls=[mcp_markup.url]), recorder=features.recorder)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await started(pilot, features)
         browser, detail = app.query_one(TaskBrowser), app.query_one(TaskDetail)

@@ -33,7 +33,7 @@ from tests.fixtures.episode_envs import LEDGER_QUESTION, QUESTIONS
 async def episode_app(base_url: str) -> Any:
     """The app with its extensions (Tasks and State panes) on `base_url`, connected."""
     features = TaskFeatures(recorder=None)
-    app = FleetTuiApp(OpenEnvTarget(url=base_url), env_factory=features.env_factory)
+    app = FleetTuiApp(OpenEnvTarget(url=base_url), recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)

@@ -101,9 +101,7 @@ async def test_a_call_the_recording_lacks_gets_a_plain_error(desktop_session):
 async def test_the_palette_exports_the_session_being_recorded(local_host, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     features = TaskFeatures(recorder=SessionRecorder(tmp_path / "live.jsonl"))
-    app = FleetTuiApp(
-        local_target(local_host.base_url, "tracker"), env_factory=features.env_factory
-    )
+    app = FleetTuiApp(local_target(local_host.base_url, "tracker"), recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)

@@ -140,7 +140,7 @@ async def test_log_messages_are_recorded_in_the_session_file(
     talkative: Talkative, tmp_path: Path
 ) -> None:
     features = TaskFeatures(recorder=SessionRecorder(tmp_path / "s.jsonl"))
-    app = FleetTuiApp(McpTarget(urls=[talkative.url]), env_factory=features.env_factory)
+    app = FleetTuiApp(McpTarget(urls=[talkative.url]), recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)

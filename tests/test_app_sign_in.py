@@ -30,7 +30,7 @@ async def test_the_sign_in_dialog_shows_the_url_and_connects_once_the_browser_is
     oauth_server: SignedInServer, tmp_path: Path
 ) -> None:
     features = TaskFeatures(recorder=SessionRecorder(tmp_path / "s.jsonl"))
-    app = FleetTuiApp(McpTarget(urls=[oauth_server.url]), env_factory=features.env_factory)
+    app = FleetTuiApp(McpTarget(urls=[oauth_server.url]), recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         dialog = await wait_for(pilot, lambda: isinstance(app.screen, SignInScreen) and app.screen)

@@ -38,8 +38,7 @@ UNKNOWN_CALL = {
 async def trajectory_app(target: Target, path: Path | None, features: TaskFeatures | None = None):
     """The app on `target` with the trajectory at `path` open (and `features`' Tasks pane)."""
     replay = TrajectoryReplay(run=TrajectoryRun.load(path) if path else None)
-    env_factory = features.env_factory if features else None
-    app = FleetTuiApp(target, **({"env_factory": env_factory} if env_factory else {}))
+    app = FleetTuiApp(target, recorder=features.recorder if features else None)
     if features is not None:
         app.extensions.append(features.install)
     app.extensions.append(replay.install)

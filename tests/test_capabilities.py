@@ -1,6 +1,6 @@
-"""Optional env features as protocols: each adapter offers its own, and the session recorder's
-wrapper claims none of them itself; they are reached through `unwrapped`, and the session
-answers for them to the UI."""
+"""Optional env features as protocols: each adapter offers its own, a recorded session keeps
+them (the recorder hears the session, it wraps no env), and the session answers for them to
+the UI."""
 
 from __future__ import annotations
 
@@ -20,12 +20,11 @@ from fleet_tui.envs.capabilities import (
     ServesCatalog,
     SetsLogLevel,
     TellsRootsChanged,
-    unwrapped,
 )
 from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.mcp_union import McpEnv
 from fleet_tui.envs.targets import LocalTarget, McpTarget, OpenEnvTarget
-from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.session.recording_env import RecordingEnv
+from tests.recorded import recorded
 
 CAPABILITIES = [
     Reconnectable,
@@ -66,23 +65,22 @@ OFFERED = {
 
 
 @pytest.mark.parametrize("kind", OFFERED)
-async def test_each_adapter_offers_its_capabilities_and_the_recorder_claims_none(kind, tmp_path):
+async def test_each_adapter_offers_its_capabilities(kind):
     target, offered = OFFERED[kind]
     env = make_env(target)
-    with SessionRecorder(tmp_path / "session.jsonl") as recorder:
-        recording = RecordingEnv(env, recorder, target)
-        try:
-            assert isinstance(recording, Env)
-            assert unwrapped(recording) is env
-            assert {c for c in CAPABILITIES if isinstance(unwrapped(recording), c)} == offered
-            assert not [c.__name__ for c in CAPABILITIES if isinstance(recording, c)]
-        finally:
-            await recording.close()
+    try:
+        assert isinstance(env, Env)
+        assert {c for c in CAPABILITIES if isinstance(env, c)} == offered
+    finally:
+        await env.close()
 
 
-def test_no_env_has_no_capabilities():
-    assert unwrapped(None) is None
-    assert not any(isinstance(unwrapped(None), c) for c in CAPABILITIES)
+async def test_a_recorded_session_keeps_its_envs_capabilities(mcp_alpha, tmp_path):
+    target, offered = McpTarget(urls=[mcp_alpha.url]), OFFERED["mcp"][1]
+    async with recorded(target, tmp_path / "session.jsonl") as session:
+        assert isinstance(session.env, McpEnv)
+        assert {c for c in CAPABILITIES if isinstance(session.env, c)} == offered
+        assert session.can_list_catalog
 
 
 async def test_the_session_answers_what_its_env_can_do(mcp_alpha, openenv_server):

@@ -14,9 +14,8 @@ from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.envs.traffic import TrafficEntry, listen_to_traffic
 from fleet_tui.session.events import ResetEvent
 from fleet_tui.session.reader import load_session
-from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.session.recording_env import RecordingEnv
 from tests.fixtures.episode_envs import QUESTIONS
+from tests.recorded import recorded
 
 OPENING_BOARD = [[0, 0, 0], [0, 1, 0], [0, 0, 0]]
 
@@ -96,17 +95,12 @@ async def test_the_session_file_keeps_the_opening_reset_and_a_refusals_details(
 ):
     target = OpenEnvTarget(url=board_server.base_url)
     path = tmp_path / "session.jsonl"
-    with SessionRecorder(path) as recorder:
-        session = SessionController(target, lambda t: RecordingEnv(OpenEnvEnv(t), recorder, t))
-        await session.connect()
-        try:
-            await session.call(session.add_record("step", {"col": 1}))
-        finally:
-            await session.close()
-    recorded = load_session(path)
-    (reset,) = [e for e in recorded.events if isinstance(e, ResetEvent)]
+    async with recorded(target, path) as session:
+        await session.call(session.add_record("step", {"col": 1}))
+    session_file = load_session(path)
+    (reset,) = [e for e in session_file.events if isinstance(e, ResetEvent)]
     assert reset.seed is not None and reset.result.structured["board"] == OPENING_BOARD
-    (step,) = recorded.steps()
+    (step,) = session_file.steps()
     assert step.result.result.rejected
     assert step.result.result.structured["errors"][0]["loc"] == ["row"]
 

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 
 import pytest
 
 from fleet_tui.cli import main
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.targets import OpenEnvTarget
-from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.session.recording_env import RecordingEnv
 from tests.app_driver import call, openenv_tasks_app, wait_for, wait_idle
 from tests.fixtures.openenv_servers import imported_server, serve_with_launcher
+from tests.recorded import call_tool, recorded
 
 SUBMIT_11 = ("submit", {"completion": "8 + 3 = 11"})
 
@@ -123,15 +123,10 @@ async def record_gold(base_url: str, path, task: tuple[str, int], steps) -> None
     """Record a session in `task` (as the app does): each (tool, arguments) of `steps`."""
     path.parent.mkdir(parents=True, exist_ok=True)
     split, index = task
-    with SessionRecorder(path) as recorder:
-        inner = OpenEnvEnv(OpenEnvTarget(url=base_url), split=split, index=index)
-        env = RecordingEnv(inner, recorder)
-        await env.connect()
-        try:
-            for tool, arguments in steps:
-                await env.call_tool(tool, arguments)
-        finally:
-            await env.close()
+    in_task = partial(OpenEnvEnv, split=split, index=index)
+    async with recorded(OpenEnvTarget(url=base_url), path, in_task) as session:
+        for tool, arguments in steps:
+            await call_tool(session, tool, arguments)
 
 
 async def test_check_resets_every_task_and_replays_gold_sessions(pantry_server, tmp_path, capsys):

@@ -16,10 +16,9 @@ from fleet_tui.envs.errors import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.openenv_token import TOKEN_ENV_VAR, kept_token, server_token
 from fleet_tui.envs.targets import OpenEnvTarget
-from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.session.recording_env import RecordingEnv
 from tests.cli_run import fleet_tui
 from tests.fixtures.openenv_servers import REPO_ROOT, refused_upgrade, serve_with_launcher
+from tests.recorded import call_tool, recorded
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -166,16 +165,11 @@ async def test_the_token_is_never_recorded(served, tmp_path):
     target = OpenEnvTarget(url=served.base_url, token=served.token)
     assert served.token not in repr(target) + json.dumps(target.model_dump())
     path = tmp_path / "session.jsonl"
-    with SessionRecorder(path) as recorder:
-        env = RecordingEnv(OpenEnvEnv(target, seed=1), recorder, target)
-        try:
-            await env.connect()
-            await env.call_tool("echo", {"text": served.token})
-        finally:
-            await env.close()
-    recorded = path.read_text()
-    assert '"echo"' in recorded and "[redacted]" in recorded
-    assert served.token not in recorded
+    async with recorded(target, path, lambda t: OpenEnvEnv(t, seed=1)) as session:
+        await call_tool(session, "echo", {"text": served.token})
+    text = path.read_text()
+    assert '"echo"' in text and "[redacted]" in text
+    assert served.token not in text
 
 
 def test_a_token_no_header_can_carry_is_refused_in_plain_words(served, monkeypatch):

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import partial
 
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.targets import OpenEnvTarget
-from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.session.recording_env import RecordingEnv
 from tests.fixtures.episode_envs import make_board_tasks_app, make_episode_app
 from tests.fixtures.openenv_servers import REPO_ROOT, serve_in_thread
+from tests.recorded import call_tool, recorded
 
 MOVES = [{"row": 0, "col": 1}, {"row": 2, "col": 1}, {"row": 0, "col": 0}]
 
@@ -28,17 +28,11 @@ async def record_board_game(url: str, path, task: tuple[str, int] | None = None)
     recording it all."""
     target = OpenEnvTarget(url=url, task=task)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with SessionRecorder(path) as recorder:
-        env = RecordingEnv(OpenEnvEnv(target, reset_on_connect=False), recorder, target)
-        await env.connect()
-        try:
-            await env.list_tools()
-            await env.reset(7)
-            for move in MOVES:
-                result = await env.call_tool("step", move)
-                assert not result.rejected, result
-        finally:
-            await env.close()
+    async with recorded(target, path, partial(OpenEnvEnv, reset_on_connect=False)) as session:
+        await session.reset(7)
+        for move in MOVES:
+            result = await call_tool(session, "step", move)
+            assert not result.rejected, result
 
 
 async def test_a_plain_action_session_replays_on_a_fresh_server(board_server, tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import partial
 
 import pytest
 
@@ -15,12 +16,11 @@ from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.forms.typed_text import keywords_from_text
 from fleet_tui.session.events import ResetEvent
 from fleet_tui.session.reader import load_session
-from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.session.replay import replay_session
 from fleet_tui.ui.app import FleetTuiApp
 from tests.app_driver import SIZE, rendered_text, wait_connected, wait_for, wait_idle
 from tests.fixtures.openenv_servers import REPO_ROOT
+from tests.recorded import call_tool, recorded
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -113,14 +113,9 @@ def test_keywords_without_an_openenv_server_or_unreadable_are_refused():
 async def test_recorded_keywords_are_replayed(shapes_openenv_server, tmp_path):
     target = OpenEnvTarget(url=shapes_openenv_server.base_url)
     path = tmp_path / "session.jsonl"
-    with SessionRecorder(path) as recorder:
-        env = RecordingEnv(OpenEnvEnv(target, reset_on_connect=False), recorder, target)
-        await env.connect()
-        try:
-            await env.reset(3, options={"start_cell": [1, 2], "size": [2, 3]})
-            await env.call_tool("step", {"message": "hi", "column": 0})
-        finally:
-            await env.close()
+    async with recorded(target, path, partial(OpenEnvEnv, reset_on_connect=False)) as session:
+        await session.reset(3, {"start_cell": [1, 2], "size": [2, 3]})
+        await call_tool(session, "step", {"message": "hi", "column": 0})
     session = load_session(path)
     (reset,) = [event for event in session.events if isinstance(event, ResetEvent)]
     assert reset.options == {"start_cell": [1, 2], "size": [2, 3]}

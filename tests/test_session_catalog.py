@@ -11,13 +11,10 @@ import pytest
 
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import EnvError, ResourceBlock, ToolResult
-from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session.events import PromptEvent, ReadEvent, ResultEvent, StoredBlob, UnmadeEvent
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder, blobs_dir
-from fleet_tui.session.recording_env import RecordingEnv
-from fleet_tui.session_recording import recording_listener
 from fleet_tui.text import REDACTED
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.screens.session_browser import event_detail, event_summary
@@ -26,22 +23,15 @@ from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import SIZE, wait_connected, wait_for
 from tests.cli_run import fleet_tui
 from tests.fixtures.catalog_server import BLOB
+from tests.recorded import recorded
 
 SECRET = "sk-test-secret-value-42"
 
 
 async def recorded_session(url: str, path, work) -> None:
     """Connect a recorded controller to `url`, run `work(controller)`, close."""
-    recorder = SessionRecorder(path)
-    target = McpTarget(urls=[url])
-    controller = SessionController(target, lambda t: RecordingEnv(make_env(t), recorder, t))
-    controller.subscribe(recording_listener(recorder))
-    try:
-        await controller.connect()
+    async with recorded(McpTarget(urls=[url]), path) as controller:
         await work(controller)
-    finally:
-        await controller.close()
-        recorder.close()
 
 
 async def test_reads_and_prompts_are_recorded_with_their_contents(
@@ -81,7 +71,7 @@ async def test_reads_and_prompts_are_recorded_with_their_contents(
 async def test_a_resource_read_in_the_app_is_recorded(catalog_mcp, tmp_path):
     path = tmp_path / "app.jsonl"
     features = TaskFeatures(recorder=SessionRecorder(path))
-    app = FleetTuiApp(McpTarget(urls=[catalog_mcp.url]), env_factory=features.env_factory)
+    app = FleetTuiApp(McpTarget(urls=[catalog_mcp.url]), recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)

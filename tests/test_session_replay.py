@@ -11,14 +11,13 @@ import sys
 import pytest
 
 from fleet_tui.envs.base import Task
-from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import FleetTarget, McpTarget
 from fleet_tui.session.reader import load_session
-from fleet_tui.session.recorder import INLINE_LIMIT, SessionRecorder
-from fleet_tui.session.recording_env import RecordingEnv
+from fleet_tui.session.recorder import INLINE_LIMIT
 from fleet_tui.session.replay import replay_session
 from fleet_tui.tasks.provision import connected
 from fleet_tui.tasks.verify import run_verifier
+from tests.recorded import call_tool, recorded
 
 API_KEY = "local-test-key"
 CLOSE_ISSUE_1 = Task(
@@ -39,26 +38,23 @@ def target(host, env_key="tracker") -> FleetTarget:
 
 
 async def record(path, host, env_key, calls, task=None):
-    """Drive a RecordingEnv like the app does: connect, reset, task, calls, verify."""
+    """Drive a recorded session like the app does: connect, reset, task, calls, verify."""
     return await record_on(target(host, env_key), path, calls, task)
 
 
 async def record_on(recorded_target, path, calls, task=None):
     """`record` on any target (reset where the target has episodes)."""
-    with SessionRecorder(path) as recorder:
-        env = RecordingEnv(make_env(recorded_target), recorder, recorded_target)
-        try:
-            await env.connect()
-            if not isinstance(recorded_target, McpTarget):
-                await env.reset()
-            if task:
-                recorder.task(task)
-            for tool, arguments in calls:
-                await env.call_tool(tool, arguments)
-            if task:
-                recorder.verify(await run_verifier(env, task, mode="local"))
-        finally:
-            await env.close()
+    async with recorded(recorded_target, path) as session:
+        if not isinstance(recorded_target, McpTarget):
+            await session.reset(None)
+        if task:
+            session.choose_task(task)
+        for tool, arguments in calls:
+            await call_tool(session, tool, arguments)
+        if task:
+            assert session.env is not None
+            verdict = await run_verifier(session.env, task, mode="local")
+            session.record_verdict(verdict, after=None, headline="", text="", elapsed_s=0.0)
     return load_session(path)
 
 
@@ -165,13 +161,8 @@ def test_cli_replay_exit_codes(tracker_session, local_host, tmp_path):
 async def test_a_big_result_is_stored_beside_the_session_and_replays(mcp_beta, tmp_path):
     path = tmp_path / "big.jsonl"
     mcp = McpTarget(urls=[mcp_beta.url])
-    with SessionRecorder(path) as recorder:
-        env = RecordingEnv(make_env(mcp), recorder, mcp)
-        try:
-            await env.connect()
-            await env.call_tool("big", {"kib": 1536})
-        finally:
-            await env.close()
+    async with recorded(mcp, path) as session:
+        await call_tool(session, "big", {"kib": 1536})
     assert max(len(line) for line in path.read_text().splitlines()) < INLINE_LIMIT
     session = load_session(path)
     (step,) = session.steps()

@@ -58,7 +58,7 @@ async def act(pilot, tool: str, arguments: dict):
 
 def make_app(local_host, features: TaskFeatures, env_key="tracker") -> FleetTuiApp:
     target = FleetTarget(env_key=env_key, base_url=local_host.base_url, api_key=TEST_API_KEY)
-    return FleetTuiApp(target, env_factory=features.env_factory)
+    return FleetTuiApp(target, recorder=features.recorder)
 
 
 async def verdict_after(pilot, panel: TaskPanel, count: int):

@@ -58,7 +58,7 @@ async def test_app_options_keys_and_recording(local_host, tmp_path):
     )
     target = FleetTarget(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
     features = TaskFeatures.from_args(target, args)
-    app = FleetTuiApp(target, env_factory=features.env_factory)
+    app = FleetTuiApp(target, recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, timeout=60)

@@ -25,7 +25,7 @@ async def step(pilot, tool: str, arguments: dict):
 async def test_rewards_with_running_total(counter_openenv_server):
     features = TaskFeatures(recorder=None)
     target = OpenEnvTarget(url=counter_openenv_server.base_url)
-    app = FleetTuiApp(target, env_factory=features.env_factory)
+    app = FleetTuiApp(target, recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)

@@ -25,12 +25,11 @@ from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.base import EndpointState, EndpointStatus, EnvError
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import McpTarget
-from fleet_tui.session.recorder import SessionRecorder
-from fleet_tui.session.recording_env import RecordingEnv
 from fleet_tui.target_argv import add_target_arguments
 from tests.cli_run import assert_one_line_error, child_env, fleet_tui
 from tests.fixtures.mcp_servers import BEARER_SEEN
 from tests.processes import gone_soon, running
+from tests.recorded import call_tool, recorded
 
 STDIO_SERVER = Path(__file__).parent / "fixtures" / "stdio_server.py"
 STDIO_COMMAND = shlex.join([sys.executable, str(STDIO_SERVER)])
@@ -198,13 +197,8 @@ async def test_a_header_never_reaches_the_session_file(mcp_alpha, tmp_path):
     args = parser.parse_args(["--mcp", mcp_alpha.url, "--header", f"X-Api-Token: {TOKEN}"])
     target = target_from_args(args)
     path = tmp_path / "s.jsonl"
-    with SessionRecorder(path) as recorder:
-        env = RecordingEnv(make_env(target), recorder, target)
-        try:
-            await env.connect()
-            await env.call_tool("echo", {"text": f"token {TOKEN}"})
-        finally:
-            await env.close()
+    async with recorded(target, path) as session:
+        await call_tool(session, "echo", {"text": f"token {TOKEN}"})
 
     text = path.read_text()
     assert "token [redacted]" in text

@@ -62,7 +62,7 @@ async def _run(
     options: dict[str, Any],
 ) -> int:
     from fleet_tui.commands.client_options import HeadlessAnswers
-    from fleet_tui.envs.capabilities import HearsServer, unwrapped
+    from fleet_tui.envs.capabilities import HearsServer
     from fleet_tui.envs.factory import make_env
 
     with stop_task_on_signals() as stop:
@@ -72,9 +72,9 @@ async def _run(
             if isinstance(target, McpTarget)
             else make_env(target, **options)
         )
-        if isinstance(hearing := unwrapped(env), HearsServer):
+        if isinstance(env, HearsServer):
             answers = requests or HeadlessAnswers([])
-            hearing.listen((handlers or ClientHandlers()).answer_with(answers))
+            env.listen((handlers or ClientHandlers()).answer_with(answers))
         try:
             return await connected_work(env, work, env.connect)
         except asyncio.CancelledError:

@@ -104,10 +104,10 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
     from fleet_tui.controller import CallFinished, Progress, SessionController
     from fleet_tui.proxy.agent_calls import AgentCalls
     from fleet_tui.proxy.server import ProxyServer
-    from fleet_tui.session_recording import start_recording
+    from fleet_tui.session.recorder import recorder_for
     from fleet_tui.stop_signals import stop_task_on_signals
 
-    recording = start_recording(target, args.record, enabled=not args.no_record)
+    recorder = None if args.no_record else recorder_for(target, args.record)
 
     def show(event: object) -> None:
         if isinstance(event, Progress):
@@ -115,9 +115,8 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
         elif isinstance(event, CallFinished):
             print_json_line(call_line(event.record))
 
-    session = SessionController(target, recording.env_factory, PrintedSignIn())
+    session = SessionController(target, requests=PrintedSignIn(), recorder=recorder)
     session.subscribe(show)
-    recording.attach(session)
     calls = AgentCalls(session, _gate(args))
     server: ProxyServer | None = None
     with stop_task_on_signals() as stop:
@@ -128,7 +127,7 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
                 calls, loop, port=args.port, token=args.token, expose_reset=args.expose_reset
             )
             server.start()
-            _announce(server, recording.path, len(session.tools))
+            _announce(server, recorder.path if recorder else None, len(session.tools))
             read_commands(loop, lambda line: print_json_line(obey(calls.gate, line)))
             await asyncio.Event().wait()  # until Ctrl+C, SIGTERM or SIGHUP
         except asyncio.CancelledError:
@@ -143,7 +142,8 @@ async def _serve(target: Any, args: argparse.Namespace) -> int:
             await session.close()
             for problem in session.close_problems:
                 err(f"fleet-tui: {problem}")
-            recording.close()
+            if recorder is not None:
+                recorder.close()
     return 0
 
 

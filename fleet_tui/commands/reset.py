@@ -50,9 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
 def opening_reset(env: Env) -> ResetResult | None:
     """The reset an episodic env opened its session with, while no step followed it."""
-    from fleet_tui.envs.capabilities import Episodic, unwrapped
+    from fleet_tui.envs.capabilities import Episodic
 
-    opened = unwrapped(env)
-    if isinstance(opened, Episodic) and not opened.stepped:
-        return opened.last_reset
+    if isinstance(env, Episodic) and not env.stepped:
+        return env.last_reset
     return None

@@ -66,9 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
 def catalog_of(env: Env) -> McpCatalog:
     """The env's resources and prompts; EnvError (exit 2) for an env that does not speak MCP."""
-    from fleet_tui.envs.capabilities import ServesCatalog, unwrapped
+    from fleet_tui.envs.capabilities import ServesCatalog
 
-    found = unwrapped(env)
-    if not isinstance(found, ServesCatalog):
+    if not isinstance(env, ServesCatalog):
         raise EnvError(f"a {env.info.kind} target serves no MCP resources or prompts")
-    return found.catalog()
+    return env.catalog()

@@ -33,17 +33,15 @@ def run(args: argparse.Namespace) -> int:
         raise EnvError("state shows an OpenEnv server's state: give --openenv URL")
 
     async def work(env: Env) -> int:
-        from fleet_tui.envs.capabilities import unwrapped
         from fleet_tui.envs.openenv import OpenEnvEnv
 
-        opened = unwrapped(env)
-        assert isinstance(opened, OpenEnvEnv)
+        assert isinstance(env, OpenEnvEnv)
         reset = opening_reset(env)
         report = {
             **await description(env),
             "reset": reset.model_dump(mode="json") if reset is not None else None,
-            "state": await opened.state(),
-            "task_environments": await opened.task_environments(),
+            "state": await env.state(),
+            "task_environments": await env.task_environments(),
         }
         if args.json:
             print_json(report)
@@ -57,12 +55,11 @@ def run(args: argparse.Namespace) -> int:
 async def description(env: Env) -> dict[str, Any]:
     """`metadata` and `schema` of an env that describes itself; None for what it does not
     serve (or for an env that does not describe itself)."""
-    from fleet_tui.envs.capabilities import DescribesItself, unwrapped
+    from fleet_tui.envs.capabilities import DescribesItself
 
-    opened = unwrapped(env)
     report: dict[str, Any] = {"metadata": None, "schema": None}
-    if isinstance(opened, DescribesItself):
-        for name, fetch in (("metadata", opened.metadata), ("schema", opened.schema)):
+    if isinstance(env, DescribesItself):
+        for name, fetch in (("metadata", env.metadata), ("schema", env.schema)):
             with contextlib.suppress(EnvError):  # a server that does not serve it
                 report[name] = await fetch()
     return report

@@ -1,36 +1,20 @@
 """What some environments can do beyond the `Env` protocol, as protocols checked with isinstance.
 
 An adapter offers a capability by having its methods; a caller asks with
-`isinstance(unwrapped(env), Reconnectable)`. `unwrapped` looks through wrappers (the session
-recorder's `RecordingEnv`), which speak only the `Env` protocol themselves and so claim no
-capability the env they wrap lacks.
+`isinstance(env, Reconnectable)`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from fleet_tui.envs.base import Env, EnvInfo, Progress, ResetResult, Task
+from fleet_tui.envs.base import EnvInfo, Progress, ResetResult, Task
 
 if TYPE_CHECKING:
     import fleet
 
     from fleet_tui.envs.mcp_catalog import McpCatalog
     from fleet_tui.envs.mcp_client import ClientHandlers
-
-
-@runtime_checkable
-class WrapsEnv(Protocol):
-    """An env that passes the `Env` protocol on to `inner` (adding, say, recording)."""
-
-    inner: Env
-
-
-def unwrapped(env: Env | None) -> Env | None:
-    """The env under any wrappers: the one whose capabilities count (None for no env)."""
-    while isinstance(env, WrapsEnv):
-        env = env.inner
-    return env
 
 
 @runtime_checkable

@@ -9,6 +9,9 @@ contents too (`NAME.blobs/<sha256>.<ext>`), and so does any other block, or stru
 whose JSON is over INLINE_LIMIT (`NAME.blocks/<sha256>.json`): the line holds a reference.
 Besides calls and results, a session holds resource reads and prompt gets (their contents and
 messages stored the same way), the servers' log messages, and the agent's calls never made.
+
+A recorder is the one subscriber that records a session: given to `SessionController` (its
+`recorder`), it hears the controller's events (`on_event`) and writes them.
 Secrets never reach the disk (see `redact`), and the files are for their owner only (see
 `private_files`).
 """
@@ -39,7 +42,7 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.server_events import ServerLog
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.private_files import (
     make_private_dir,
     open_private_append,
@@ -69,6 +72,17 @@ from fleet_tui.session.events import (
     UnmadeEvent,
     VerifyEvent,
 )
+from fleet_tui.session_records import (
+    CallFinished,
+    CallStarted,
+    Connected,
+    PromptGot,
+    ResetDone,
+    ResourceRead,
+    SessionEvent,
+    TaskChosen,
+    Verified,
+)
 from fleet_tui.text import redact
 
 INLINE_LIMIT = 1_000_000
@@ -87,6 +101,15 @@ def default_session_path(label: str | None = None, now: datetime | None = None) 
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S-%f")
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", label or "session").strip("_") or "session"
     return sessions_dir() / f"{stamp}-{safe}.jsonl"
+
+
+def recorder_for(target: Target, path: str | os.PathLike[str] | None = None) -> SessionRecorder:
+    """A recorder writing to `path`, or to a new file in `sessions_dir()` named after the
+    target's env key (or its kind)."""
+    if path is None:
+        label = target.env_key if isinstance(target, InstanceTarget) and target.env_key else None
+        path = default_session_path(label or target.kind)
+    return SessionRecorder(path)
 
 
 def images_dir(session_path: Path) -> Path:
@@ -114,6 +137,8 @@ class SessionRecorder:
         self._file: IO[str] | None = open_private_append(self.path)
         self._seq = 0
         self.last_call_seq: int | None = None
+        self._call_seqs: dict[int, int] = {}
+        """The seq of each started call, by its record's number (for its result)."""
         self._queue: queue.Queue[Callable[[], Any] | None] = queue.Queue()
         self._failure: Exception | None = None
         self._writer = threading.Thread(target=self._drain, name="session-writer", daemon=True)
@@ -141,6 +166,47 @@ class SessionRecorder:
         """Wait until every event recorded so far is in the file."""
         self._queue.join()
         self._raise_failure()
+
+    # -- the session's events ----------------------------------------------------------------
+
+    def on_event(self, event: SessionEvent) -> None:
+        """Record one of the controller's events (those worth keeping; after `close`, none)."""
+        if self.closed:
+            return
+        if isinstance(event, Connected):
+            self.connect(event.target, event.info, event.tools)
+        elif isinstance(event, ResetDone):
+            self.reset(event.seed, event.outcome, options=event.options)
+        elif isinstance(event, CallStarted):
+            self._call_seqs[event.record.number] = self.call(
+                event.record.tool, event.record.arguments
+            )
+        elif isinstance(event, CallFinished):
+            self._call_finished(event)
+        elif isinstance(event, ServerLog):
+            self.server_log(event)
+        elif isinstance(event, ResourceRead):
+            self.read(event.uri, event.result, event.error)
+        elif isinstance(event, PromptGot):
+            self.prompt(event.name, event.arguments, event.result, event.error)
+        elif isinstance(event, TaskChosen):
+            self.task(event.task)
+        elif isinstance(event, Verified):
+            self.verify(event.verdict, final_answer=event.final_answer)
+
+    def _call_finished(self, event: CallFinished) -> None:
+        """A call's result, or why it has none; a call never made, with why."""
+        call = event.record
+        if call.unmade is not None:
+            self.unmade(call.tool, call.arguments, str(call.caller), str(call.unmade), call.message)
+            return
+        seq = self._call_seqs.pop(call.number, None)
+        if seq is None:  # a reset's or verdict's record: their own events say what they did
+            return
+        if call.result is not None:
+            self.result(seq, call.result)
+        else:
+            self.error(call.message, call_seq=seq)
 
     # -- events ----------------------------------------------------------------------------
 

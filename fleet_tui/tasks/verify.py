@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fleet_tui.envs.base import Env, EnvError, Task, Verdict
-from fleet_tui.envs.capabilities import FleetInstance, HasSqliteResources, unwrapped
+from fleet_tui.envs.capabilities import FleetInstance, HasSqliteResources
 from fleet_tui.tasks.local_verify import (
     DEFAULT_TIMEOUT_S,
     STARTUP_TIMEOUT_S,
@@ -52,12 +52,11 @@ class AdHocVerifier:
 
 def query_fn(env: Env, resource: str) -> QueryFn:
     """A QueryFn over one SQLite resource of an env that has them."""
-    inner = unwrapped(env)
-    if not isinstance(inner, HasSqliteResources):
+    if not isinstance(env, HasSqliteResources):
         raise EnvError("this env has no SQLite resources to read (Fleet envs have them)")
 
     async def run(sql: str) -> Rows:
-        return rows_of(await inner.query(resource, sql))
+        return rows_of(await env.query(resource, sql))
 
     return run
 
@@ -72,15 +71,14 @@ def rows_of(response: Any) -> Rows:
 
 async def resource_names(env: Env) -> list[str]:
     """Names of the env's SQLite resources."""
-    inner = unwrapped(env)
-    if not isinstance(inner, HasSqliteResources):
+    if not isinstance(env, HasSqliteResources):
         return []
-    names = []
-    for resource in await inner.resources():
+    names: list[str] = []
+    for resource in await env.resources():
         kind = resource.get("type") if isinstance(resource, dict) else getattr(resource, "type", "")
         name = resource.get("name") if isinstance(resource, dict) else resource.name
         if str(getattr(kind, "value", kind)) in ("sqlite", "db"):
-            names.append(name)
+            names.append(str(name))
     return names
 
 
@@ -165,8 +163,7 @@ async def verify_remote_isolated(
     code (which the SDK runs on this machine), then `timeout_s` + REMOTE_GRACE_S for the run;
     the host is asked to stop the verifier after `timeout_s`.
     """
-    inner = unwrapped(env)
-    fleet = inner.fleet if isinstance(inner, FleetInstance) else None
+    fleet = env.fleet if isinstance(env, FleetInstance) else None
     if fleet is None or not env.info.instance_id:
         raise EnvError(
             "remote verification needs a Fleet instance (on any host); "
@@ -195,15 +192,17 @@ async def verify_remote_isolated(
         LOADED: (timeout_s, f"the verifier's module code did not finish within {timeout_s:g} s"),
         None: (timeout_s + REMOTE_GRACE_S, "the remote verification did not answer in time"),
     }
-    errors = asyncio.ensure_future(process.stderr.read())
+    stdin, stdout, stderr = process.stdin, process.stdout, process.stderr
+    assert stdin and stdout and stderr  # start_child pipes all three
+    errors = asyncio.ensure_future(stderr.read())
     out = b""
     late = ""
     try:
-        process.stdin.write(json.dumps(request).encode())
-        process.stdin.close()
+        stdin.write(json.dumps(request).encode())
+        stdin.close()
         for marker, (limit, missed) in steps.items():
             late = missed
-            out += await wait_or_kill(process, read_past(process.stdout, marker), limit)
+            out += await wait_or_kill(process, read_past(stdout, marker), limit)
         await process.wait()
     except TimeoutError:
         return failed(task, "Timeout", late)

@@ -56,6 +56,7 @@ from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import Target
+from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.calls import CallActions
 from fleet_tui.ui.catalog import CatalogActions
@@ -111,6 +112,7 @@ class FleetTuiApp(
         target: Target,
         *,
         env_factory: Callable[[Target], Env] = make_env,
+        recorder: SessionRecorder | None = None,
         keep_note: list[str] | None = None,
         image_folder: Path | None = None,
         roots: list[str] | None = None,
@@ -119,7 +121,9 @@ class FleetTuiApp(
         super().__init__()
         self.preferences = preferences or Preferences()
         """What is remembered between runs (the sidebar's width); by default, for this run."""
-        self.controller = SessionController(target, env_factory, self.server_answers(roots))
+        self.controller = SessionController(
+            target, env_factory, self.server_answers(roots), recorder=recorder
+        )
         """The session: target, env, tools, call records, episode, connection state."""
         self.controller.subscribe(self._session_event)
         self.shutting_down = False

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import clean
@@ -34,7 +35,8 @@ def run_app(target: Target, args: Any = None) -> int:
     app = FleetTuiApp(
         target,
         keep_note=keep_note,
-        env_factory=playback.env_factory if playback else features.env_factory,
+        env_factory=playback.env_factory if playback else make_env,
+        recorder=None if playback else features.recorder,
         image_folder=features.images_folder,
         roots=getattr(args, "roots", None),
         preferences=Preferences(preferences_path()),

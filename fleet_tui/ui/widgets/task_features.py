@@ -1,9 +1,8 @@
 """Tasks, verdicts, the state (a Fleet instance's diff, an OpenEnv session's state) and session
 recording, added to the app.
 
-`TaskFeatures.from_args(target, args)` reads the app's task options and starts the session's
-recording (`session_recording`; on unless `--no-record`), whose `env_factory` the app's
-session makes its envs with; `install(app)` adds the Tasks
+`TaskFeatures.from_args(target, args)` reads the app's task options and opens the session's
+recorder (on unless `--no-record`), which the app gives its session; `install(app)` adds the Tasks
 and State panes to the sidebar, wires them to the session and the app's signals, and registers
 the task actions the app's keys run. The app is reached through `TaskHost`, what it offers.
 """
@@ -21,10 +20,9 @@ from textual.signal import Signal
 from textual.widget import Widget
 
 from fleet_tui.controller import CallRecord, SessionController
-from fleet_tui.envs.base import Env, ResetResult, Task, Tool, ToolResult
+from fleet_tui.envs.base import ResetResult, Task, Tool, ToolResult
 from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget, Target
-from fleet_tui.session.recorder import SessionRecorder, images_dir
-from fleet_tui.session_recording import SessionRecording, start_recording
+from fleet_tui.session.recorder import SessionRecorder, images_dir, recorder_for
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
 from fleet_tui.ui.export_action import export_recorded_session
@@ -74,24 +72,19 @@ class TaskFeatures:
     timeout_s: float = DEFAULT_TIMEOUT_S
     session_to_open: Path | None = None
 
-    def __post_init__(self) -> None:
-        self.recording = SessionRecording(self.recorder)
-
     @classmethod
     def from_args(cls, target: Target, args: Any) -> TaskFeatures:
         """Options: tasks, verifier_mode, verifier, record, no_record, session (all optional)."""
         from fleet_tui.tasks.files import load_tasks
 
         tasks_file = getattr(args, "tasks", None)
-        recording = start_recording(
-            target, getattr(args, "record", None), enabled=not getattr(args, "no_record", False)
-        )
+        recording = not getattr(args, "no_record", False)
         session = getattr(args, "session", None)
         return cls(
             tasks=load_tasks(tasks_file) if tasks_file else [],
             mode=getattr(args, "verifier_mode", None) or "remote",
             adhoc=load_adhoc(getattr(args, "verifier", None)),
-            recorder=recording.recorder,
+            recorder=recorder_for(target, getattr(args, "record", None)) if recording else None,
             timeout_s=getattr(args, "verifier_timeout", None) or DEFAULT_TIMEOUT_S,
             session_to_open=Path(session) if session else None,
         )
@@ -99,10 +92,7 @@ class TaskFeatures:
     @property
     def images_folder(self) -> Path | None:
         """The recorded session's images folder (None when not recording)."""
-        return images_dir(self.recording.path) if self.recording.path else None
-
-    def env_factory(self, target: Target) -> Env:
-        return self.recording.env_factory(target)
+        return images_dir(self.recorder.path) if self.recorder is not None else None
 
     async def install(self, app: TaskHost) -> None:
         """Add the panes and register the actions (`app.extension_actions`)."""
@@ -110,7 +100,6 @@ class TaskFeatures:
         actions = app.extension_actions
         actions[Extension.OPEN_SESSION] = lambda: app.push_screen(SessionBrowserScreen())
         actions[Extension.EXPORT_PAGE] = lambda: export_recorded_session(app, self.recorder)
-        self.recording.attach(session)
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             panel = TaskPanel(
                 self.tasks,
@@ -120,7 +109,6 @@ class TaskFeatures:
                 reset=app.start_reset,
                 mode=self.mode,
                 adhoc=self.adhoc,
-                recorder=self.recorder,
                 timeout_s=self.timeout_s,
                 id="task-panel",
             )
@@ -171,9 +159,11 @@ class TaskFeatures:
         app.extension_actions[Extension.SHOW_STATE] = show
 
     def close(self) -> list[str]:
-        """Close the recording; lines for the user about where it went."""
-        path = self.recording.close()
-        return [f"Session recorded in {path}"] if path is not None else []
+        """Close the recorder; lines for the user about where the session went."""
+        if self.recorder is None:
+            return []
+        self.recorder.close()
+        return [f"Session recorded in {self.recorder.path}"]
 
 
 def _show_pane(app: TaskHost, pane_id: str, focus: str) -> None:

@@ -3,8 +3,8 @@ run its verifier on demand and keep every verdict in the history with the step i
 
 `TaskPanel` works on the session (a `SessionController`) and a few callables its owner gives
 it: show a list of tools, connect, reset. Its owner calls `env_ready`, `env_reset` and
-`call_finished` as those happen. Verdicts and task switches go to the session recorder when
-there is one.
+`call_finished` as those happen. Verdicts and task switches go through the session (its
+recorder, if any, writes them).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from textual.widgets import Button, Input, Static
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import EnvError, Task, Tool, Verdict
 from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget
-from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
 from fleet_tui.tasks.start import takes_final_answer, tools_for_modality
 from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode, run_verifier
@@ -61,7 +60,6 @@ class TaskPanel(Vertical):
         reset: Callable[[], None],
         mode: VerifierMode = "remote",
         adhoc: AdHocVerifier | None = None,
-        recorder: SessionRecorder | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         id: str | None = None,
     ) -> None:
@@ -76,7 +74,6 @@ class TaskPanel(Vertical):
         """Resets the session's env, in a worker."""
         self.mode: VerifierMode = mode
         self.adhoc = adhoc
-        self.recorder = recorder
         self.timeout_s = timeout_s
         self.active: Task | None = None
         """The started task: the one the verifier runs for."""
@@ -158,8 +155,6 @@ class TaskPanel(Vertical):
         """Provision the env the task names (or reset the one we have) and apply its modality."""
         self.active = task
         self.modality_note = None
-        if self.recorder is not None:
-            self.recorder.task(task)
         self._show_final_answer(task)
         self._refresh_status()
         try:
@@ -236,8 +231,7 @@ class TaskPanel(Vertical):
         if task is not None and self.active is None:
             # Verifying a task that was only picked, not started: it becomes the session's task.
             self.active = task
-            if self.recorder is not None:
-                self.recorder.task(task)
+            self.session.choose_task(task)
             self._refresh_status()
         answer = self.query_one("#final-answer", Input).value or None
         self._verify(task, answer)
@@ -266,22 +260,23 @@ class TaskPanel(Vertical):
             return
         after = self._last_step()
         self.verdicts.append((verdict, after))
-        if self.recorder is not None:
-            self.recorder.verify(verdict, final_answer=answer)
         view.show(verdict, after=after)
         took_s = time.monotonic() - started
         if verdict.execution_time_ms is not None:  # the figure its headline gives: one figure
             took_s = verdict.execution_time_ms / 1000
-        self._add_history(verdict, after, took_s)
+        self._add_history(verdict, after, answer, took_s)
 
     def _last_step(self) -> str | None:
         call = self.session.last_call()
         return f"#{call.number} {visible(call.tool)}" if call else None
 
-    def _add_history(self, verdict: Verdict, after: str | None, elapsed_s: float) -> None:
+    def _add_history(
+        self, verdict: Verdict, after: str | None, answer: str | None, elapsed_s: float
+    ) -> None:
         self.session.record_verdict(
             verdict,
             after=after,
+            final_answer=answer,
             headline=verdict_headline(verdict),
             text=verdict_text(verdict, after=after).plain,
             elapsed_s=elapsed_s,
