@@ -20,10 +20,8 @@ from fleet_tui.envs.base import (
     EnvError,
     ResetResult,
     Task,
-    TextBlock,
     Tool,
     ToolResult,
-    Verdict,
 )
 from fleet_tui.envs.capabilities import (
     Episodic,
@@ -49,15 +47,14 @@ from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_catalog import CatalogSession
+from fleet_tui.session_history import SessionHistory
 from fleet_tui.session_records import (
     CallAdded,
     Caller,
-    CallFinished,
     CallProgress,
     CallRecord,
     CallStarted,
     CallStatus,
-    CallUpdated,
     Connected,
     ConnectionState,
     EnvClosed,
@@ -66,11 +63,8 @@ from fleet_tui.session_records import (
     PromptGot,
     ResetDone,
     ResourceRead,
-    SessionEvent,
     TaskChosen,
     Traffic,
-    Unmade,
-    Verified,
 )
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
@@ -79,9 +73,10 @@ from fleet_tui.text import describe_error
 CLOSE_TIMEOUT_S = 60.0
 
 
-class SessionController(CatalogSession):
-    """The target, env, tools, connection state, episode, call records and queued actions;
-    the servers' resources and prompts (`CatalogSession`)."""
+class SessionController(SessionHistory, CatalogSession):
+    """The target, env, tools, connection state, episode and queued actions; the call records
+    and the listeners (`SessionHistory`); the servers' resources and prompts
+    (`CatalogSession`)."""
 
     def __init__(
         self,
@@ -93,6 +88,7 @@ class SessionController(CatalogSession):
         """`requests` answers what servers ask (elicitation, sampling, roots, sign-in: see
         envs/server_requests.py); what it does not answer is not declared to them.
         `recorder` records the session: it hears every event first."""
+        super().__init__()
         self.target = target
         self.env_factory = env_factory
         self.env: Env | None = None
@@ -100,7 +96,6 @@ class SessionController(CatalogSession):
         self.state = ConnectionState.CONNECTING
         self.connected_at: float | None = None
         self.episode = Episode()
-        self.records: list[CallRecord] = []
         self.pending_actions: list[dict[str, Any]] = []
         """Computer actions asked for while a call ran: they run after it."""
         self.env_closes: set[asyncio.Task[None]] = set()
@@ -108,7 +103,6 @@ class SessionController(CatalogSession):
         self.close_problems: list[str] = []
         """Why a close left something running (to tell the user at the end)."""
         self._seen_warnings: set[str] = set()
-        self._listeners: list[Callable[[SessionEvent], None]] = []
         if recorder is not None:
             self.subscribe(recorder.on_event)
         self._requests = requests
@@ -123,14 +117,6 @@ class SessionController(CatalogSession):
         self.traffic = TrafficLog()
         """The latest JSON-RPC messages and HTTP requests (bounded: see `envs.traffic`)."""
         listen_to_traffic(self.client_handlers, self._traffic_entry)
-
-    def subscribe(self, listener: Callable[[SessionEvent], None]) -> None:
-        """Call `listener` with every event, after the listeners subscribed before it."""
-        self._listeners.append(listener)
-
-    def _emit(self, event: SessionEvent) -> None:
-        for listener in self._listeners:
-            listener(event)
 
     def _progress(self, line: str) -> None:
         self._emit(Progress(line))
@@ -175,11 +161,6 @@ class SessionController(CatalogSession):
         fresh = [w for w in warnings if w not in self._seen_warnings]
         self._seen_warnings.update(fresh)
         return fresh
-
-    def last_call(self) -> CallRecord | None:
-        """The latest call that finished (what a verdict follows)."""
-        calls = [r for r in self.records if r.is_call and r.status != CallStatus.RUNNING]
-        return calls[-1] if calls else None
 
     # -- connecting --------------------------------------------------------------------------------
 
@@ -287,51 +268,6 @@ class SessionController(CatalogSession):
         return await env.roots_changed()
 
     # -- calls -------------------------------------------------------------------------------------
-
-    def add_record(
-        self,
-        tool: str,
-        arguments: dict[str, Any],
-        *,
-        caller: Caller = Caller.YOU,
-        status: CallStatus = CallStatus.RUNNING,
-    ) -> CallRecord:
-        """A new record (running, or held for an agent's call), numbered after the others."""
-        record = CallRecord(
-            number=len(self.records) + 1,
-            tool=tool,
-            arguments=arguments,
-            caller=caller,
-            status=status,
-        )
-        self.records.append(record)
-        self._emit(CallAdded(record))
-        return record
-
-    def update(
-        self, record: CallRecord, status: CallStatus, arguments: dict[str, Any] | None = None
-    ) -> None:
-        """A record not yet finished changes status (held, running) or arguments."""
-        record.status = status
-        if arguments is not None:
-            record.arguments = arguments
-        self._emit(CallUpdated(record))
-
-    def answer_unmade(
-        self, record: CallRecord, status: CallStatus, message: str, unmade: Unmade
-    ) -> None:
-        """Finish a call that was never made (an agent's held call, refused or abandoned)."""
-        record.unmade = unmade
-        record.result = ToolResult(blocks=[TextBlock(text=message)], is_error=True)
-        self._finish(record, status, time.monotonic(), message=message)
-
-    def _finish(
-        self, record: CallRecord, status: CallStatus, started: float, message: str = ""
-    ) -> None:
-        record.status = status
-        record.message = message
-        record.latency_s = record.result.latency_s if record.result else time.monotonic() - started
-        self._emit(CallFinished(record))
 
     async def call(self, record: CallRecord) -> ToolResult | None:
         """Make the call `record` stands for; None when it raised (`record.message` says why).
@@ -458,36 +394,6 @@ class SessionController(CatalogSession):
     def choose_task(self, task: Task) -> None:
         """The session works on `task` from now on (`start_task` chooses it too)."""
         self._emit(TaskChosen(task))
-
-    def record_verdict(
-        self,
-        verdict: Verdict,
-        *,
-        after: str | None,
-        headline: str,
-        text: str,
-        elapsed_s: float,
-        final_answer: str | None = None,
-    ) -> CallRecord:
-        """Keep a verifier's verdict (given `final_answer`) among the records, after the step
-        it followed."""
-        self._emit(Verified(verdict, final_answer))
-        if not verdict.success:
-            status = CallStatus.ERROR
-        else:
-            status = CallStatus.PASS if verdict.passed else CallStatus.FAIL
-        record = CallRecord(
-            number=len(self.records) + 1,
-            tool="<verify>",
-            arguments={"task": verdict.task_key, "after": after or "start"},
-            status=status,
-            message=headline,
-            result=ToolResult(blocks=[TextBlock(text=text)], is_error=not verdict.passed),
-            latency_s=elapsed_s,
-        )
-        self.records.append(record)
-        self._emit(CallAdded(record))
-        return record
 
     # -- closing -----------------------------------------------------------------------------------
 

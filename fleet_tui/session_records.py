@@ -14,6 +14,7 @@ from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import Target
 from fleet_tui.envs.traffic import TrafficEntry
+from fleet_tui.text import visible
 
 
 class ConnectionState(StrEnum):
@@ -50,6 +51,31 @@ class Caller(StrEnum):
     PLAYBACK = "playback"
 
 
+class Agent(BaseModel):
+    """Which agent made a call: the MCP session its client holds on the proxy (`id`, the
+    `Mcp-Session-Id` the proxy gave it: two clients, two ids) and the name and version its
+    client gave in `clientInfo`, as far as it gave them."""
+
+    id: str | None = None
+    name: str | None = None
+    version: str | None = None
+
+    def __str__(self) -> str:
+        """`planner 1.2 #62f65ca2`: the client's name and version, its session's first 8
+        characters (control characters made visible: the client chose them)."""
+        words = [visible(word) for word in (self.name, self.version) if word]
+        if self.id:
+            words.append(f"#{visible(self.id[:8])}")
+        return " ".join(words) or "unnamed"
+
+
+def who(caller: str | None, agent: Agent | None) -> str:
+    """`you`, `agent`, or `agent planner 1.2 #62f65ca2` when the agent is known."""
+    if caller == Caller.AGENT and agent is not None:
+        return f"agent {agent}"
+    return str(caller or Caller.YOU)
+
+
 class Unmade(StrEnum):
     """Why an agent's held call never reached the env."""
 
@@ -57,6 +83,10 @@ class Unmade(StrEnum):
     """The person answered it with an error."""
     ABANDONED = "abandoned"
     """The agent went away, or fleet-tui closed, while it was held."""
+    UNKNOWN_TOOL = "unknown_tool"
+    """The agent named a tool the env does not have: refused before reaching it."""
+    INVALID_ARGUMENTS = "invalid_arguments"
+    """The arguments broke the tool's input schema: refused before reaching the env."""
 
 
 class CallRecord(BaseModel):
@@ -72,8 +102,21 @@ class CallRecord(BaseModel):
     """Why a call failed (when there is no result), or what another step said."""
     latency_s: float | None = None
     caller: Caller = Caller.YOU
+    agent: Agent | None = None
+    """Which agent, for an agent's call whose client is known."""
+    asked_arguments: dict[str, Any] | None = None
+    """What the agent asked, when the person edited its held call (`arguments`: what was
+    sent)."""
+    held_s: float | None = None
+    """How long the call was held before it was released or answered (`latency_s` is the
+    env's alone)."""
     unmade: Unmade | None = None
     """Why the call was never made, if it was not."""
+
+    @property
+    def who(self) -> str:
+        """`you`, `agent`, or the agent with its name, version and session (see `Agent`)."""
+        return who(self.caller, self.agent)
 
     @property
     def outcome(self) -> str:

@@ -8,17 +8,16 @@ from mcp.server.mcpserver import MCPServer
 
 from fleet_tui.controller import (
     CallAdded,
-    CallFinished,
     CallStatus,
     ConnectionState,
     EnvClosed,
     Progress,
     SessionController,
-    SessionEvent,
 )
 from fleet_tui.envs.base import EnvError, Verdict
 from fleet_tui.envs.targets import FleetTarget, McpTarget, Target
 from fleet_tui.local import bundled_task_files
+from fleet_tui.session_records import CallFinished, SessionEvent
 from fleet_tui.tasks.files import load_tasks
 from tests.fixtures.local_host import TEST_API_KEY
 from tests.fixtures.mcp_servers import serve_in_thread

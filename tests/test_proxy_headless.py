@@ -1,7 +1,8 @@
 """`fleet-tui proxy`: the target's tool union served as one MCP endpoint, over real HTTP, to a
 scripted agent (an `mcp` SDK ClientSession): same tools, same results from the owning
-endpoint, one JSON line per call, the calls recorded; and the gate in front of it refuses
-requests without the token, from another web page or to another host name."""
+endpoint, one JSON line per call (a call to an unknown tool too), the calls recorded; and the
+gate in front of it refuses requests without the token, from another web page or to another
+host name."""
 
 from __future__ import annotations
 
@@ -74,12 +75,13 @@ async def test_the_agent_sees_the_union_and_gets_each_endpoints_results(
     assert code == 128 + signal.SIGTERM, stderr
     assert "Token: " in stderr and served.token in stderr
     calls = [line for line in lines if line["event"] == "call"]
-    assert [(c["tool"], c["status"], c["caller"]) for c in calls] == [
-        ("echo", "ok", "agent"),
-        ("beta/whoami", "ok", "agent"),
-        ("add", "ok", "agent"),
-        ("picture", "ok", "agent"),
-        ("fail", "error", "agent"),
+    assert [(c["tool"], c["status"], c["caller"], c["outcome"]) for c in calls] == [
+        ("echo", "ok", "agent", "completed"),
+        ("beta/whoami", "ok", "agent", "completed"),
+        ("add", "ok", "agent", "completed"),
+        ("picture", "ok", "agent", "completed"),
+        ("fail", "error", "agent", "completed"),
+        ("no_such_tool", "error", "agent", "unknown_tool"),
     ]
     assert calls[3]["images"] == 1 and calls[0]["text"] == "hi"
     recorded = [json.loads(line) for line in record.read_text().splitlines()]

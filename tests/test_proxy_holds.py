@@ -18,11 +18,12 @@ from typing import Any
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from fleet_tui.controller import CallRecord, CallStatus, SessionController, Unmade
+from fleet_tui.controller import CallRecord, CallStatus, SessionController
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.proxy.agent_calls import ABANDONED, AgentCalls
 from fleet_tui.proxy.gate import Gate, over_limit
 from fleet_tui.proxy.server import ProxyServer
+from fleet_tui.session_records import Unmade
 from tests.cli_run import child_env
 from tests.fixtures.local_host import mcp_session
 

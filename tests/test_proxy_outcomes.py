@@ -69,4 +69,6 @@ async def test_refused_and_abandoned_calls_are_recorded_with_their_outcomes(
     replayed = fleet_tui("replay", str(path), *mcp)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "1/1 steps match" in replayed.stdout
-    assert "3 calls never made (refused or abandoned) not replayed" in replayed.stdout
+    assert "3 calls never made, not replayed:" in replayed.stdout
+    assert "  not made: echo by agent mcp 0.1.0 #" in replayed.stdout
+    assert f"(refused: {REFUSED_BY_PERSON})" in replayed.stdout

@@ -7,9 +7,10 @@ import asyncio
 
 import pytest
 
-from fleet_tui.controller import CallProgress, SessionController, SessionEvent
+from fleet_tui.controller import CallProgress, SessionController
 from fleet_tui.envs.server_events import ListChanged, ServerLog
 from fleet_tui.envs.targets import McpTarget
+from fleet_tui.session_records import SessionEvent
 from tests.fixtures.talkative import Talkative
 
 

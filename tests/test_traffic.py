@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from fleet_tui.controller import SessionController, SessionEvent, Traffic
+from fleet_tui.controller import SessionController, Traffic
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.envs.traffic import (
     KEPT_STRING_CHARS,
@@ -17,6 +17,7 @@ from fleet_tui.envs.traffic import (
     _kept,
     redact_url,
 )
+from fleet_tui.session_records import SessionEvent
 from tests.fixtures.talkative import Talkative
 
 API_KEY = "fk-live-0123456789abcdef"

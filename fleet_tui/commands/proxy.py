@@ -1,8 +1,10 @@
 """`fleet-tui proxy TARGET`: serve the target's tools to an agent as one MCP endpoint on
 127.0.0.1, without the app. Prints the URL, the token and a client configuration (stderr, and
-a first JSON line on stdout), then one JSON line per call the agent makes, with its outcome:
-`completed` (it reached the env), `refused` or `abandoned` (it never did). `--hold` and
-`--break` hold the agent's calls; commands on stdin (`proxy_control.py`) release them."""
+a first JSON line on stdout), then one JSON line per call an agent makes: which agent (its MCP
+session and client), what it asked when the person edited it, how long it was held, and its
+outcome: `completed` (it reached the env), `refused` or `abandoned` (held, it never did),
+`unknown_tool` or `invalid_arguments` (refused before reaching the env). `--hold` and `--break`
+hold the agent's calls; commands on stdin (`proxy_control.py`) release them."""
 
 from __future__ import annotations
 
@@ -57,8 +59,11 @@ def call_line(record: Any) -> dict[str, Any]:
         "event": "call",
         "number": record.number,
         "caller": str(record.caller),
+        "agent": record.agent.model_dump() if record.agent is not None else None,
         "tool": record.tool,
         "arguments": record.arguments,
+        "asked_arguments": record.asked_arguments,
+        "held_ms": round(record.held_s * 1000) if record.held_s is not None else None,
         "status": str(record.status),
         "outcome": record.outcome,
         "latency_ms": round(record.latency_s * 1000) if record.latency_s is not None else None,
@@ -101,10 +106,11 @@ def _gate(args: argparse.Namespace) -> Any:
 async def _serve(target: Any, args: argparse.Namespace) -> int:
     from fleet_tui.commands.proxy_control import obey, read_commands
     from fleet_tui.commands.sign_in import PrintedSignIn
-    from fleet_tui.controller import CallFinished, Progress, SessionController
+    from fleet_tui.controller import Progress, SessionController
     from fleet_tui.proxy.agent_calls import AgentCalls
     from fleet_tui.proxy.server import ProxyServer
     from fleet_tui.session.recorder import recorder_for
+    from fleet_tui.session_records import CallFinished
     from fleet_tui.stop_signals import stop_task_on_signals
 
     recorder = None if args.no_record else recorder_for(target, args.record)

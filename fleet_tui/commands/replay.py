@@ -161,6 +161,8 @@ def chosen_task(path: str | None, key: str | None) -> Task | None:
 
 
 def replay_summary(report) -> str:
+    from fleet_tui.session.replay import unmade_line
+
     matched = sum(step.matched for step in report.steps)
     lines = [f"{matched}/{len(report.steps)} steps match"]
     if unrecorded := sum(step.unrecorded for step in report.steps):
@@ -171,9 +173,8 @@ def replay_summary(report) -> str:
             "(they change nothing in the env)"
         )
     if report.unmade:
-        lines.append(
-            f"{counted(report.unmade, 'call')} never made (refused or abandoned) not replayed"
-        )
+        lines.append(f"{counted(report.unmade, 'call')} never made, not replayed:")
+        lines += [f"  {unmade_line(call)}" for call in report.unmade_calls]
     if report.verdict is not None:
         verdict = report.verdict
         if verdict.success:

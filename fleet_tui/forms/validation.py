@@ -160,6 +160,31 @@ def output_problems(value: Any, schema: dict[str, Any]) -> list[str]:
     ]
 
 
+MAX_INPUT_PROBLEMS = 5
+
+
+def input_problems(arguments: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """Where `arguments` break a tool's input `schema`, one line per problem ("$.path:
+    message"), at most MAX_INPUT_PROBLEMS; none when the schema is over budget
+    (forms/budget.py) or cannot be used: the env judges those itself. Formats (`uri`,
+    `date-time`) are not asserted, as JSON Schema leaves them to the server."""
+    from fleet_tui.forms.budget import over_budget
+
+    if over_budget(schema) is not None:
+        return []
+    try:
+        validator = validator_class(schema)(schema, registry=_local_refs())
+        errors = sorted(
+            validator.iter_errors(arguments), key=lambda e: list(map(str, e.absolute_path))
+        )
+    except Exception:  # a schema jsonschema cannot use: not the agent's fault
+        return []
+    return [
+        f"{json_path(error.absolute_path)}: {shortened(error.message, 200)}"
+        for error in errors[:MAX_INPUT_PROBLEMS]
+    ]
+
+
 def json_path(path: Iterable[str | int]) -> str:
     """`$.key[0].other` for a path of keys and indexes."""
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)

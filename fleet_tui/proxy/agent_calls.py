@@ -1,8 +1,10 @@
 """An agent's call, made through the session controller like the person's own.
 
-Each call gets a numbered record marked as the agent's (so it shows in the history as it starts
-and ends, and the env's recorder writes it), waits at the gate when the person holds agent
-calls, then goes to the env. An agent that goes away while its call is at the env does not cut
+Each call gets a numbered record marked as the agent's, with which agent it is (so it shows in
+the history as it starts and ends, and the session's recorder writes it), waits at the gate
+when the person holds agent calls, then goes to the env. A call to a tool the env does not have,
+or whose arguments break the tool's input schema, is refused before it reaches the env, and
+recorded as such. An agent that goes away while its call is at the env does not cut
 the call short: the call finishes and is recorded. A held call that is never made (refused by
 the person or by the hold limit, or abandoned: the agent cancelled it or went away, or
 fleet-tui closed) is finished as such, and recorded with that outcome: it never runs later. A
@@ -17,9 +19,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fleet_tui.controller import Caller, CallRecord, CallStatus, SessionController, Unmade
+from fleet_tui.controller import Caller, CallRecord, CallStatus, SessionController
 from fleet_tui.envs.base import ResetResult, ToolResult
+from fleet_tui.forms.validation import input_problems
 from fleet_tui.proxy.gate import Gate, Refusal, Turn
+from fleet_tui.session_records import Agent, Unmade
 from fleet_tui.text import name_line
 
 Runner = Callable[[CallRecord], Awaitable[ToolResult | None]]
@@ -38,6 +42,8 @@ class AgentRequest:
 
     client: str | None = None
     """The name the agent's MCP client gave in `initialize` (its `clientInfo`)."""
+    agent: Agent | None = None
+    """Which agent: its MCP session and client (see `callers.py`), recorded with its call."""
     held_since: float | None = None
     """When (monotonic) the call began waiting at the gate; None while it does not wait."""
     record: CallRecord | None = None
@@ -69,17 +75,23 @@ class AgentCalls:
     async def call(
         self, name: str, arguments: dict[str, Any], request: AgentRequest | None = None
     ) -> AgentAnswer:
+        """Make the call `request` asks, past the gate; refused (and recorded) before it
+        reaches the env when the env has no such tool or the arguments break its schema."""
         request = request or AgentRequest()
+        agent = request.agent
         session = self.session
         if not session.connected:
             return AgentAnswer(_unrecorded(name, arguments), None, "The env is not connected.")
-        if session.tool_named(name) is None:
+        if (refused := self._refusal(name, arguments)) is not None:
+            unmade, message = refused
             return AgentAnswer(
-                _unrecorded(name, arguments), None, f"No tool named {name_line(name, 80)}."
+                session.refuse(name, arguments, unmade, message, agent), None, message
             )
         reason = self.gate.hold_reason(name, arguments)
         status = CallStatus.HELD if reason else CallStatus.RUNNING
-        record = session.add_record(name, arguments, caller=Caller.AGENT, status=status)
+        record = session.add_record(
+            name, arguments, caller=Caller.AGENT, agent=agent, status=status
+        )
         request.record = record
         turn: Turn | None = None
         if reason is not None:
@@ -108,6 +120,17 @@ class AgentCalls:
         # shielded: an agent that leaves mid-call leaves a call that finishes and is recorded
         result = await asyncio.shield(made)
         return AgentAnswer(record, result, None if result is not None else record.message)
+
+    def _refusal(self, name: str, arguments: dict[str, Any]) -> tuple[Unmade, str] | None:
+        """Why a call cannot reach the env (and what the agent is told), or None."""
+        tool = self.session.tool_named(name)
+        if tool is None:
+            return Unmade.UNKNOWN_TOOL, f"No tool named {name_line(name, 80)}."
+        problems = input_problems(arguments, tool.input_schema)
+        if problems:
+            listed = "; ".join(problems)
+            return Unmade.INVALID_ARGUMENTS, f"The arguments break the tool's schema: {listed}"
+        return None
 
     async def reset(self, seed: int | None, options: dict[str, Any]) -> AgentAnswer:
         """A new episode asked by the agent: the controller's reset, recorded as the agent's.

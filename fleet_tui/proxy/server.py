@@ -180,12 +180,13 @@ class ProxyServer:
         return types.ListToolsResult(tools=tools)
 
     async def _call_tool(self, context: Any, params: Any) -> Any:
+        from fleet_tui.proxy.callers import agent_of
         from fleet_tui.proxy.reset_tool import RESET_TOOL, reset_answer, reset_request
         from fleet_tui.proxy.wire import mcp_error, mcp_result
 
         await self._ready()
         arguments = dict(params.arguments or {})
-        request = AgentRequest(client=client_name(context))
+        request = AgentRequest(client=client_name(context), agent=agent_of(context))
         resetting = self.expose_reset and params.name == RESET_TOOL
         if resetting:
             try:

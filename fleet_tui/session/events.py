@@ -32,6 +32,7 @@ from fleet_tui.envs.targets import (
     Target,
     load_target,
 )
+from fleet_tui.session_records import Agent, Unmade
 
 FORMAT_VERSION = 1
 IMAGES_FOLDER = ".images"
@@ -152,6 +153,15 @@ class CallEvent(_Event):
     event: Literal["call"] = "call"
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+    """What was sent (edited by the person, when `asked_arguments` is set)."""
+    caller: str | None = None
+    """`you` or `agent` (None in sessions recorded before calls said whose they were)."""
+    agent: Agent | None = None
+    """The agent's MCP session and client, for an agent's call."""
+    asked_arguments: dict[str, Any] | None = None
+    """What the agent asked, when the person edited its held call."""
+    held_s: float | None = None
+    """How long the call was held before it was sent (`at` is when it was sent)."""
 
 
 class ResultEvent(_Event):
@@ -226,13 +236,18 @@ class PromptEvent(_Event):
 
 class UnmadeEvent(_Event):
     """A call that never reached the env: an agent's held call the person refused, or that was
-    abandoned (the agent went away, or fleet-tui closed, while it was held)."""
+    abandoned (the agent went away, or fleet-tui closed, while it was held), or a call refused
+    before it could be made (a tool the env does not have, arguments that break its schema)."""
 
     event: Literal["unmade"] = "unmade"
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     caller: str = "agent"
-    outcome: Literal["refused", "abandoned"]
+    agent: Agent | None = None
+    asked_arguments: dict[str, Any] | None = None
+    """What the agent asked, when the person edited the call before refusing it."""
+    held_s: float | None = None
+    outcome: Unmade
     message: str
     """The error the agent got (refused), or why the call was abandoned."""
 

@@ -73,7 +73,9 @@ from fleet_tui.session.events import (
     VerifyEvent,
 )
 from fleet_tui.session_records import (
+    Agent,
     CallFinished,
+    CallRecord,
     CallStarted,
     Connected,
     PromptGot,
@@ -81,6 +83,7 @@ from fleet_tui.session_records import (
     ResourceRead,
     SessionEvent,
     TaskChosen,
+    Unmade,
     Verified,
 )
 from fleet_tui.text import redact
@@ -178,9 +181,8 @@ class SessionRecorder:
         elif isinstance(event, ResetDone):
             self.reset(event.seed, event.outcome, options=event.options)
         elif isinstance(event, CallStarted):
-            self._call_seqs[event.record.number] = self.call(
-                event.record.tool, event.record.arguments
-            )
+            call = event.record
+            self._call_seqs[call.number] = self.call(call.tool, call.arguments, **_by(call))
         elif isinstance(event, CallFinished):
             self._call_finished(event)
         elif isinstance(event, ServerLog):
@@ -198,7 +200,7 @@ class SessionRecorder:
         """A call's result, or why it has none; a call never made, with why."""
         call = event.record
         if call.unmade is not None:
-            self.unmade(call.tool, call.arguments, str(call.caller), str(call.unmade), call.message)
+            self.unmade(call.tool, call.arguments, call.unmade, call.message, **_by(call))
             return
         seq = self._call_seqs.pop(call.number, None)
         if seq is None:  # a reset's or verdict's record: their own events say what they did
@@ -240,9 +242,29 @@ class SessionRecorder:
         )
         return self._write(event)
 
-    def call(self, tool: str, arguments: dict[str, Any]) -> int:
-        """Record a call before it is sent; returns its seq for `result`."""
-        seq = self._write(CallEvent(seq=self._next(), at=_now(), tool=tool, arguments=arguments))
+    def call(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        caller: str | None = None,
+        agent: Agent | None = None,
+        asked_arguments: dict[str, Any] | None = None,
+        held_s: float | None = None,
+    ) -> int:
+        """Record a call before it is sent (by whom, and for an agent's held call, how long it
+        was held and what it asked when edited); returns its seq for `result`."""
+        event = CallEvent(
+            seq=self._next(),
+            at=_now(),
+            tool=tool,
+            arguments=arguments,
+            caller=caller,
+            agent=agent,
+            asked_arguments=asked_arguments,
+            held_s=held_s,
+        )
+        seq = self._write(event)
         self.last_call_seq = seq
         return seq
 
@@ -330,15 +352,28 @@ class SessionRecorder:
         return seq
 
     def unmade(
-        self, tool: str, arguments: dict[str, Any], caller: str, outcome: str, message: str
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        outcome: Unmade,
+        message: str,
+        *,
+        caller: str = "agent",
+        agent: Agent | None = None,
+        asked_arguments: dict[str, Any] | None = None,
+        held_s: float | None = None,
     ) -> int:
-        """A call that never reached the env (an agent's held call, refused or abandoned)."""
+        """A call that never reached the env (an agent's: refused before it could be made, or
+        held then refused or abandoned)."""
         event = UnmadeEvent(
             seq=self._next(),
             at=_now(),
             tool=tool,
             arguments=arguments,
             caller=caller,
+            agent=agent,
+            asked_arguments=asked_arguments,
+            held_s=held_s,
             outcome=outcome,
             message=message,
         )
@@ -421,6 +456,16 @@ class SessionRecorder:
         if (stored := self._spilled(block.model_dump(mode="json"))) is not None:
             return StoredBlock(kind=block.type, **stored.model_dump())
         return block
+
+
+def _by(call: CallRecord) -> dict[str, Any]:
+    """Who made `call`, and what the person did to it while it was held."""
+    return {
+        "caller": str(call.caller),
+        "agent": call.agent,
+        "asked_arguments": call.asked_arguments,
+        "held_s": call.held_s,
+    }
 
 
 def _beside(target: Path) -> str:

@@ -4,9 +4,10 @@ Resets and calls are replayed in their recorded order; each replayed result is c
 the recorded one (`compare.compare_results`). Resource reads and prompt gets are not replayed,
 only counted: they change nothing in the env, so the calls after them meet the same state
 either way, and their contents (often the time, or live state) would differ for no fault. An
-agent's calls that never reached the env (refused or abandoned) are counted, not made: the
-recorded env never saw them. A call with no recorded answer is made but has nothing to be
-compared with: it is "no record", neither a match nor a divergence.
+agent's calls that never reached the env (refused, abandoned, or refused before they could be
+made) are listed, not made: the recorded env never saw them. Each step says whose call it was.
+A call with no recorded answer is made but has nothing to be compared with: it is "no record",
+neither a match nor a divergence.
 A transcript's call (`trajectory.py`) whose arguments could not be read, or to a tool the env
 lacks, is not made: it is a divergence saying why, as in the app's Trajectory pane.
 If the session had a task, its verifier runs at the end through the `verify` function the
@@ -15,9 +16,10 @@ caller passes (remote or local mode).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Collection, Iterable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from fleet_tui.envs.base import Env, EnvError, Task, ToolResult, Verdict
 from fleet_tui.session.compare import compare_results, compare_transcript_answer
@@ -31,7 +33,8 @@ from fleet_tui.session.events import (
 )
 from fleet_tui.session.reader import Session
 from fleet_tui.session.trajectory import call_problem
-from fleet_tui.text import visible
+from fleet_tui.session_records import Agent, Caller, who
+from fleet_tui.text import one_line, visible
 
 VerifyFn = Callable[[Task], Awaitable[Verdict]]
 
@@ -47,10 +50,30 @@ class StepOutcome(BaseModel):
     """Why a step could not be compared (no recorded result, the call raised)."""
     unrecorded: bool = False
     """Made, but the session holds no answer to compare with ("no record")."""
+    caller: str | None = None
+    agent: Agent | None = None
+    asked_arguments: dict | None = None
+    """What the agent asked, when the person edited the call (`arguments`: what was sent)."""
+    held_s: float | None = None
 
     @property
     def diverged(self) -> bool:
         return not self.matched and not self.unrecorded
+
+    @classmethod
+    def of(cls, call: CallEvent, matched: bool, note: str | None = None) -> StepOutcome:
+        """The outcome of replaying `call`, with whose call it was."""
+        return cls(
+            seq=call.seq,
+            tool=call.tool,
+            arguments=call.arguments,
+            matched=matched,
+            caller=call.caller,
+            agent=call.agent,
+            asked_arguments=call.asked_arguments,
+            held_s=call.held_s,
+            note=note,
+        )
 
 
 class ReplayReport(BaseModel):
@@ -59,10 +82,15 @@ class ReplayReport(BaseModel):
     resets: int = 0
     not_replayed: int = 0
     """Resource reads and prompt gets in the session (not replayed: see the module)."""
-    unmade: int = 0
+    unmade_calls: list[UnmadeEvent] = Field(default_factory=list)
     """Calls in the session that never reached the env (not made: see the module)."""
     task_key: str | None = None
     verdict: Verdict | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def unmade(self) -> int:
+        return len(self.unmade_calls)
 
     @property
     def diverged(self) -> bool:
@@ -99,7 +127,7 @@ async def replay_session(
         elif isinstance(event, ReadEvent | PromptEvent):
             report.not_replayed += 1
         elif isinstance(event, UnmadeEvent):
-            report.unmade += 1
+            report.unmade_calls.append(event)
         elif isinstance(event, CallEvent):
             recorded = results.get(event.seq)
             if (not_made := unmade_step(event, tools)) is not None:
@@ -138,20 +166,12 @@ def unmade_step(call: CallEvent, tools: Collection[str] | None) -> StepOutcome |
         note = f"unknown tool: the env has no tool {call.tool!r} (not made)"
     else:
         return None
-    return StepOutcome(
-        seq=call.seq, tool=call.tool, arguments=call.arguments, matched=False, note=note
-    )
+    return StepOutcome.of(call, False, note=note)
 
 
 def failed_step(call: CallEvent, message: str) -> StepOutcome:
     """The outcome of a replayed call that raised (`message` says why)."""
-    return StepOutcome(
-        seq=call.seq,
-        tool=call.tool,
-        arguments=call.arguments,
-        matched=False,
-        note=f"the call failed: {message}",
-    )
+    return StepOutcome.of(call, False, note=f"the call failed: {message}")
 
 
 def judge_step(
@@ -165,7 +185,7 @@ def judge_step(
 ) -> StepOutcome:
     """Compare the replayed result of `call` with the recorded one (`compare_results`, or for
     a transcript `compare_transcript_answer`)."""
-    step = StepOutcome(seq=call.seq, tool=call.tool, arguments=call.arguments, matched=True)
+    step = StepOutcome.of(call, True)
     if recorded is None:
         step.matched, step.unrecorded = False, True
         step.note = "nothing recorded to compare with: the call had no answer"
@@ -182,8 +202,31 @@ def judge_step(
 
 
 def step_lines(step: StepOutcome) -> list[str]:
-    """The step as `replay` prints it: `step   3 echo: match`, then one line per difference."""
+    """The step as `replay` prints it: `step   3 echo: match` (`echo by agent planner 1.2
+    #62f65ca2` for an agent's call), then a line on what the person did to it while it was
+    held, then one line per difference."""
     verdict = "match" if step.matched else "no record" if step.unrecorded else "DIVERGED"
     note = f" ({step.note})" if step.note else ""
-    lines = [f"step {step.seq:>3} {visible(step.tool)}: {verdict}{note}"]
+    lines = [
+        f"step {step.seq:>3} {visible(step.tool)}{_by(step.caller, step.agent)}: {verdict}{note}"
+    ]
+    held = f"held {step.held_s:.1f} s" if step.held_s is not None else ""
+    if step.asked_arguments is not None:
+        asked = one_line(json.dumps(step.asked_arguments, ensure_ascii=False, default=str), 200)
+        held = f"{held}, " if held else ""
+        lines.append(f"          {held}edited by the person (the agent asked {asked})")
+    elif held:
+        lines.append(f"          {held}")
     return lines + [f"          {difference}" for difference in step.differences]
+
+
+def unmade_line(call: UnmadeEvent) -> str:
+    """A call that never reached the env, as `replay` lists it: `not made: nope by agent
+    worker 0.3 #62f65ca2 (unknown_tool: No tool named nope.)`."""
+    why = one_line(f"{call.outcome}: {call.message}", 300)
+    return f"not made: {visible(call.tool)}{_by(call.caller, call.agent)} ({why})"
+
+
+def _by(caller: str | None, agent: Agent | None) -> str:
+    """` by agent planner 1.2 #62f65ca2` for an agent's call; nothing for the person's."""
+    return f" by {who(caller, agent)}" if caller == Caller.AGENT else ""

@@ -40,16 +40,13 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 from fleet_tui.controller import (
     CallAdded,
     Caller,
-    CallFinished,
     CallProgress,
     CallRecord,
     CallStatus,
-    CallUpdated,
     ConnectionState,
     EnvClosed,
     Progress,
     SessionController,
-    SessionEvent,
     Traffic,
 )
 from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
@@ -57,6 +54,7 @@ from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import Target
 from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
 from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.calls import CallActions
 from fleet_tui.ui.catalog import CatalogActions

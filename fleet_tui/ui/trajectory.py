@@ -25,10 +25,10 @@ from fleet_tui.controller import (
     CallRecord,
     CallStatus,
     SessionController,
-    SessionEvent,
 )
 from fleet_tui.envs.base import ResetResult, Tool
 from fleet_tui.session.trajectory_run import TrajectoryRun
+from fleet_tui.session_records import SessionEvent
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension

@@ -1,4 +1,6 @@
-"""The session history: every call with its tool, arguments, status and latency."""
+"""The session history: every call with its tool, arguments, status and latency; once an agent
+called, whose each call is (for an agent's, which agent), how long it was held and whether the
+person edited it."""
 
 from __future__ import annotations
 
@@ -30,6 +32,17 @@ STATUS_STYLES = {
     CallStatus.HELD: "bold magenta",
 }
 CALLER_STYLES = {Caller.AGENT: "bold magenta", Caller.YOU: "cyan", Caller.PLAYBACK: "bold blue"}
+
+
+def _notes(entry: CallRecord) -> str:
+    """Whether the person edited the call, how long it was held, which agent made it (in
+    that order: a narrow pane cuts the end)."""
+    notes = ["edited"] if entry.asked_arguments is not None else []
+    if entry.held_s is not None:
+        notes.append(f"held {entry.held_s:.1f} s")
+    if entry.agent is not None:
+        notes.append(str(entry.agent))
+    return " · ".join(notes)
 
 
 class HistoryTable(DataTable, SizedByContainer):
@@ -74,7 +87,8 @@ class HistoryTable(DataTable, SizedByContainer):
             self.update_entry(entry)
 
     def _cells(self, entry: CallRecord) -> list[Text]:
-        """`#`, then the tool, status and latency over the arguments (or the message)."""
+        """`#`, then the tool, status and latency over the arguments (or the message), after
+        notes on an agent's call (edited, held, which agent)."""
         width = max(12, self.size.width - len(str(len(self.entries) or 1)) - 6)
         tail = Text()
         if self.agent_seen and entry.is_call:
@@ -84,9 +98,13 @@ class HistoryTable(DataTable, SizedByContainer):
             tail.append(f" {entry.latency_s * 1000:.0f} ms", style="dim")
         call = Text(name_line(entry.tool, max(4, width - len(tail))))
         call.append_text(tail)
-        summary = arguments_summary(entry, width) or one_line(entry.message, width)
         call.append("\n")
-        call.append(summary, style="dim")
+        notes = one_line(_notes(entry), width)
+        room = width - len(notes) - 3 if notes else width
+        summary = arguments_summary(entry, room) or one_line(entry.message, room)
+        call.append(notes, style="magenta")
+        call.append(" · " if notes and summary and room > 3 else "", style="dim")
+        call.append(summary if room > 3 else "", style="dim")
         return [Text(str(entry.number), style="dim"), call]
 
     def current(self) -> CallRecord | None:
