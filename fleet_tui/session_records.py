@@ -114,11 +114,6 @@ class CallRecord(BaseModel):
     """Why the call was never made, if it was not."""
 
     @property
-    def who(self) -> str:
-        """`you`, `agent`, or the agent with its name, version and session (see `Agent`)."""
-        return who(self.caller, self.agent)
-
-    @property
     def outcome(self) -> str:
         """`completed` (the call reached the env, whatever it answered), else why it did not."""
         return str(self.unmade) if self.unmade is not None else "completed"

@@ -25,18 +25,20 @@ from tests.app_driver import call, wait_for
 from tests.cli_run import fleet_tui
 from tests.proxy_run import Proxy, proxy
 
+HOSTILE_NAME = "evil\x1b[31m\u202e" + "x" * 300
+
 
 @contextlib.asynccontextmanager
-async def agent(served: Proxy, name: str, version: str) -> AsyncIterator:
-    """An MCP client session on the proxy whose client says it is `name` `version`."""
+async def agent(url: str, token: str, name: str, version: str) -> AsyncIterator:
+    """An MCP client session on the proxy at `url` whose client says it is `name` `version`."""
     from mcp import ClientSession, types
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
     info = types.Implementation(name=name, version=version)
     async with (
-        create_mcp_http_client({"Authorization": f"Bearer {served.token}"}) as http_client,
-        streamable_http_client(served.url, http_client=http_client) as (read, write),
+        create_mcp_http_client({"Authorization": f"Bearer {token}"}) as http_client,
+        streamable_http_client(url, http_client=http_client) as (read, write),
         ClientSession(read, write, client_info=info) as session,
     ):
         await session.initialize()
@@ -50,8 +52,8 @@ def test_two_agents_on_one_proxy_are_told_apart_and_refusals_are_recorded(
 
     async def two_agents(served: Proxy) -> None:
         async with (
-            agent(served, "planner", "1.2") as planner,
-            agent(served, "worker", "0.3") as worker,
+            agent(served.url, served.token, "planner", "1.2") as planner,
+            agent(served.url, served.token, "worker", "0.3") as worker,
         ):
             await planner.call_tool("echo", {"text": "from the planner"})
             await worker.call_tool("echo", {"text": "from the worker"})
@@ -139,3 +141,25 @@ async def test_an_edited_held_call_keeps_what_the_agent_asked_and_its_hold_time(
     assert echo.caller == "agent" and echo.agent.name == "mcp" and echo.agent.id
     assert echo.held_s >= 0.5
     assert (add.caller, add.agent, add.asked_arguments, add.held_s) == ("you", None, None, None)
+
+
+async def test_what_a_client_says_of_itself_is_kept_as_bounded_data(mcp_alpha):
+    from fleet_tui.controller import SessionController
+    from fleet_tui.envs.targets import McpTarget
+    from fleet_tui.proxy.agent_calls import AgentCalls
+    from fleet_tui.proxy.server import ProxyServer
+
+    session = SessionController(McpTarget(urls=[mcp_alpha.url]))
+    await session.connect()
+    server = ProxyServer(AgentCalls(session), asyncio.get_running_loop())
+    await asyncio.to_thread(server.start)
+    try:
+        async with agent(server.url, server.token, HOSTILE_NAME, "1\n2") as hostile:
+            await hostile.call_tool("echo", {"text": "hi"})
+    finally:
+        await asyncio.to_thread(server.stop)
+        await session.close()
+    (record,) = session.records
+    assert record.agent is not None and "\x1b" not in record.agent.name
+    assert len(record.agent.name) <= 100 and record.agent.version == "1"
+    assert "\u202e" not in str(record.agent) and "\\u202e" in str(record.agent)
