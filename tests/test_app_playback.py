@@ -64,7 +64,7 @@ async def test_a_playback_shows_every_recorded_step_with_its_pictures(desktop_se
             r for r in app.controller.records if r.status in (CallStatus.PASS, CallStatus.FAIL)
         ]
         assert len(verdicts) == 1
-        assert app.screenshot_pane.image.picture is not None
+        await wait_for(pilot, lambda: app.screenshot_pane.image.picture is not None)  # decoded
         assert "playback" in str(app.query_one("#status").render())
         await pilot.press("ctrl+q")
 
