@@ -1,4 +1,20 @@
-"""Shared fixtures live in tests/fixtures/, one module per area, loaded as pytest plugins."""
+"""Shared fixtures live in tests/fixtures/, one module per area, loaded as pytest plugins.
+
+The suite never writes into the user's state folder: for the whole run `XDG_STATE_HOME` points
+at a temporary folder (sessions, sign-ins, tokens go there), inherited by every process a test
+starts. tmux gets a server of its own (`TMUX_TMPDIR`), started by the suite with that
+environment, so commands in its panes write there too (a running tmux server of the user's
+would hand new panes its own environment instead).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import pytest
 
 pytest_plugins = [
     "tests.fixtures.local_host",
@@ -16,3 +32,19 @@ pytest_plugins = [
     "tests.fixtures.filesystem_server",
     "tests.fixtures.pypi_servers",
 ]
+
+_run_folder = tempfile.mkdtemp(prefix="fleet-tui-tests-")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ["XDG_STATE_HOME"] = os.path.join(_run_folder, "state")
+    os.environ["TMUX_TMPDIR"] = os.path.join(_run_folder, "tmux")
+    os.makedirs(os.environ["TMUX_TMPDIR"], exist_ok=True)
+    os.environ.pop("TMUX", None)  # else tmux commands would reach the server the suite runs in
+    os.environ.pop("TMUX_PANE", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if shutil.which("tmux"):
+        subprocess.run(["tmux", "kill-server"], capture_output=True, check=False)
+    shutil.rmtree(_run_folder, ignore_errors=True)
