@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from fleet_tui.commands.client_options import add_root_argument, roots_from_args
 from fleet_tui.commands.local import token_text
-from fleet_tui.commands.target_options import target_from_args
+from fleet_tui.commands.target_options import has_target, target_from_args
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.target_argv import add_target_arguments
 
 IMAGE_BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
 PROXY_TOKEN_ENV_VAR = "FLEET_TUI_PROXY_TOKEN"
+
+USAGE = """\
+usage: fleet-tui demo                  try it on the bundled computer-use env, with its tasks
+       fleet-tui ENV_KEY --local       an env of the embedded local host ({local_envs})
+       fleet-tui ENV_KEY               a Fleet env (set FLEET_API_KEY)
+       fleet-tui --mcp URL | --stdio COMMAND | --openenv URL
+       fleet-tui COMMAND ...           a command without the app (fleet-tui --help lists them)"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -130,9 +139,38 @@ def add_record_arguments(parser: Any) -> None:
     parser.add_argument("--no-record", action="store_true", help="do not record the session")
 
 
+def check_agent_arguments(args: argparse.Namespace) -> None:
+    """The options for watching an agent: each `--break` well-formed, and `--serve-mcp` given
+    for those that need it."""
+    from fleet_tui.proxy.gate import parse_breakpoints
+
+    parse_breakpoints(args.breakpoints)
+    if args.breakpoints and args.serve_mcp is None:
+        raise EnvError("--break holds an agent's calls: add --serve-mcp")
+    if args.expose_reset and args.serve_mcp is None:
+        raise EnvError("--expose-reset gives an agent a reset tool: add --serve-mcp")
+
+
+def require_terminal() -> None:
+    """The app draws on a terminal; written into a file or a pipe it would only be escape
+    codes, redrawn for ever."""
+    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+        raise EnvError(
+            "the app needs a terminal, and stdin or stdout is not one; "
+            "to run without it, use a command (fleet-tui --help lists them)"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
+    if not has_target(args):
+        from fleet_tui.local import BUNDLED_ENV_KEYS
+
+        print(USAGE.format(local_envs=", ".join(BUNDLED_ENV_KEYS)), file=sys.stderr)
+        return 2
     args.roots = roots_from_args(args)
     target = target_from_args(args)
+    check_agent_arguments(args)
+    require_terminal()
     from fleet_tui.ui.loading import load_app
 
     return load_app()(target, args)

@@ -8,6 +8,8 @@ from fleet_tui.commands.app import (
     add_agent_arguments,
     add_image_backend_argument,
     add_record_arguments,
+    check_agent_arguments,
+    require_terminal,
 )
 
 DEMO_ENV = "desktop-todo"
@@ -23,6 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_agent_arguments(args)
+    require_terminal()
     from fleet_tui.envs.targets import LocalTarget
     from fleet_tui.ui.loading import load_app
 

@@ -26,7 +26,19 @@ def target_from_args(args: argparse.Namespace) -> Target:
     if fields["kind"] == "fleet":
         fields["api_key"] = os.environ.get("FLEET_API_KEY") or None
         check_fleet_host(fields["base_url"], fields["api_key"])
+    if fields["kind"] == "local" and fields["env_key"]:
+        check_local_env_key(fields["env_key"])
     return TARGET.validate_python(fields)
+
+
+def check_local_env_key(env_key: str) -> None:
+    """The embedded host serves its bundled envs only: another key could never connect."""
+    from fleet_tui.local import BUNDLED_ENV_KEYS
+
+    if env_key not in BUNDLED_ENV_KEYS:
+        raise EnvError(
+            f"the local host has no env {env_key!r}; its envs: {', '.join(BUNDLED_ENV_KEYS)}"
+        )
 
 
 def has_target(args: argparse.Namespace) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fleet_tui.controller import CallRecord
+from fleet_tui.envs.errors import EnvError
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,14 @@ class Breakpoint:
     def __str__(self) -> str:
         match = f" {self.key}={self.value}" if self.key is not None else ""
         return f"{self.tool}{match}"
+
+
+def parse_breakpoints(texts: list[str]) -> list[Breakpoint]:
+    """The `--break` options' breakpoints; EnvError (exit 2) naming the option for a bad one."""
+    try:
+        return [Breakpoint.parse(text) for text in texts]
+    except ValueError as error:
+        raise EnvError(f"--break: {error}") from None
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from textual.widget import Widget
 from fleet_tui.controller import Caller, CallRecord, SessionController
 from fleet_tui.envs.base import EnvError, ResetResult, ToolResult
 from fleet_tui.proxy.agent_calls import REFUSED_BY_PERSON, AgentCalls
-from fleet_tui.proxy.gate import Breakpoint, Gate, Refusal, Release
+from fleet_tui.proxy.gate import Breakpoint, Gate, Refusal, Release, parse_breakpoints
 from fleet_tui.proxy.server import ProxyServer
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.host import AppServices
@@ -87,14 +87,10 @@ class AgentWatch:
     def from_args(cls, args: Any) -> AgentWatch:
         """`--serve-mcp [PORT]`, `--break SPEC`, `--hold-limit`, `--token`, `--expose-reset`."""
         port = getattr(args, "serve_mcp", None) or 0
-        try:
-            points = [Breakpoint.parse(text) for text in getattr(args, "breakpoints", [])]
-        except ValueError as error:
-            raise EnvError(f"--break: {error}") from None
         return cls(
             port=port,
             expose_reset=bool(getattr(args, "expose_reset", False)),
-            breakpoints=points,
+            breakpoints=parse_breakpoints(getattr(args, "breakpoints", [])),
             hold_limit_s=getattr(args, "hold_limit", None),
             token=getattr(args, "token", None),
         )

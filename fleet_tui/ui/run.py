@@ -47,10 +47,6 @@ def run_app(target: Target, args: Any = None) -> int:
     else:
         app.extensions.append(features.install)
     app.extensions.append(trajectory.install)
-    if getattr(args, "breakpoints", None) and getattr(args, "serve_mcp", None) is None:
-        raise EnvError("--break holds an agent's calls: add --serve-mcp")
-    if getattr(args, "expose_reset", False) and getattr(args, "serve_mcp", None) is None:
-        raise EnvError("--expose-reset gives an agent a reset tool: add --serve-mcp")
     if getattr(args, "serve_mcp", None) is not None:
         from fleet_tui.ui.agent_watch import AgentWatch  # the proxy's server, only when asked
 
