@@ -115,3 +115,19 @@ def test_demo_records_where_asked(tmp_path):
     events = [json.loads(line) for line in recording.read_text().splitlines()]
     calls = [event for event in events if event["event"] == "call"]
     assert calls and calls[0]["tool"] == "computer", events
+
+
+def test_demo_keeps_keys_typed_at_once_and_offers_its_tasks(demo_session):
+    """Keys typed before the app is up reach the tool filter (the terminal probe kept them, and
+    none of its answer leaks in); the sidebar stays beside the picture at 120 columns; a hint
+    says what to try; f6 shows the bundled tasks and f8 runs the picked one's verifier."""
+    session = demo_session
+    tmux("send-keys", "-t", session, "-l", "scr")
+    wait_screen(session, "f6 picks a task")
+    text = wait_screen(session, "scr", "1/2 tools")
+    assert "[?" not in text  # no terminal answer typed into the filter
+    assert "Tools Hist" in text  # the sidebar's tabs
+    tmux("send-keys", "-t", session, "F6")
+    wait_screen(session, "todo-add-buy-milk")
+    tmux("send-keys", "-t", session, "F8")  # its verifier, on the untouched list: it fails
+    wait_screen(session, "FAIL score 0")

@@ -1,4 +1,5 @@
-"""`fleet-tui demo`: the app on the bundled computer-use env, through the embedded host."""
+"""`fleet-tui demo`: the app on the bundled computer-use env, through the embedded host, with
+its bundled tasks (f6 picks one, f8 runs its verifier) and a hint of what to try first."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from fleet_tui.commands.app import (
 )
 
 DEMO_ENV = "desktop-todo"
+FIRST_HINT = (
+    "Try: f6 picks a task, a click on the picture fills the computer form, "
+    "ctrl+s sends it, f8 runs the task's verifier"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +33,9 @@ def run(args: argparse.Namespace) -> int:
     check_agent_arguments(args)
     require_terminal()
     from fleet_tui.envs.targets import LocalTarget
+    from fleet_tui.local import bundled_task_files
     from fleet_tui.ui.loading import load_app
 
+    args.tasks = str(bundled_task_files()[DEMO_ENV])
+    args.first_hint = FIRST_HINT
     return load_app()(LocalTarget(env_key=DEMO_ENV, keep=args.keep), args)

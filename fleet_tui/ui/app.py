@@ -85,6 +85,18 @@ HISTORY_EMPTY = (
     "r runs it again, l loads its arguments into the form."
 )
 
+_TASK_OPTIONS = "the tasks need --tasks FILE or --verifier FILE"
+_AGENT_OPTION = "the agent's calls need --serve-mcp (an agent connects to the MCP it serves)"
+UNAVAILABLE_BECAUSE: dict[Extension, str] = {
+    Extension.SHOW_TASKS: _TASK_OPTIONS,
+    Extension.VERIFY_TASK: _TASK_OPTIONS,
+    Extension.SHOW_STATE: "the state is a Fleet instance's or an OpenEnv session's",
+    Extension.SHOW_AGENT: _AGENT_OPTION,
+    Extension.AGENT_PAUSE: _AGENT_OPTION,
+    Extension.AGENT_STEP: _AGENT_OPTION,
+}
+"""Why an extension's action is missing, by what it would need."""
+
 
 class FleetTuiApp(
     ConnectionSetup,
@@ -201,11 +213,8 @@ class FleetTuiApp(
         """Run an action an extension registered (tasks, state, sessions)."""
         handler = self.extension_actions.get(Extension(name))
         if handler is None:
-            self.notify(
-                "Not available here (task actions need --tasks FILE or --verifier FILE; "
-                "agent actions need --serve-mcp).",
-                severity="warning",
-            )
+            why = UNAVAILABLE_BECAUSE.get(Extension(name), "the app was started without it")
+            self.notify(f"Not available here: {why}.", severity="warning")
             return
         handler()
 

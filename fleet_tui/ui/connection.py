@@ -20,6 +20,9 @@ from fleet_tui.ui.screens.endpoints import EndpointsScreen
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.tool_panel import form_arguments
 
+SIDEBAR_BESIDE_PICTURE = 100
+"""From this many columns the sidebar stays beside a computer-use env's picture."""
+
 
 class ProgressLine(Message):
     """One line of connection progress (posted from any thread)."""
@@ -67,7 +70,7 @@ class ConnectionSetup(AppPart):
         self.notify_new_warnings()
         self.screenshot_pane.display = computer_use
         self.query_one("#body").set_class(computer_use, "-computer")
-        self.query_one("#sidebar").display = not computer_use
+        self.query_one("#sidebar").display = self._sidebar_fits(computer_use)
         self.apply_sidebar_width()
         self.refresh_status()
         if computer_use:
@@ -111,10 +114,18 @@ class ConnectionSetup(AppPart):
         else:
             panel.tool = fresh
 
+    def _sidebar_fits(self, computer_use: bool) -> bool:
+        """A computer-use env's picture takes the room of the sidebar when the terminal is
+        narrow (under SIDEBAR_BESIDE_PICTURE columns), unless something was typed in its tool
+        filter while connecting (that text stays in sight)."""
+        if not computer_use or self.size.width >= SIDEBAR_BESIDE_PICTURE:
+            return True
+        return bool(self.tool_list.query_one("#tool-filter", Input).value)
+
     def _focus_after_connecting(self, tools: list[Tool], computer_use: bool) -> None:
         """Leave the focus where the person put it while connecting (keys typed meanwhile went
         to the filter); the only tool's form takes it if nothing was typed, as there is nothing
-        to pick. A computer-use env hides the filter: its screenshot takes the focus."""
+        to pick. When a computer-use env's picture hides the filter, the picture takes it."""
         filter_box = self.tool_list.query_one("#tool-filter", Input)
         if computer_use:
             if self.focused not in self.screen.focus_chain:

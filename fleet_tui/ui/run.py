@@ -41,12 +41,16 @@ def run_app(target: Target, args: Any = None) -> int:
         roots=getattr(args, "roots", None),
         preferences=Preferences(preferences_path()),
     )
+    if typed := terminal_probe.typed_meanwhile():
+        app.extensions.append(lambda app: take_keys(app, typed))
     # A playback has no env behind it: no tasks, state or recording, only the recorded steps.
     if playback:
         app.extensions.append(playback.install)
     else:
         app.extensions.append(features.install)
     app.extensions.append(trajectory.install)
+    if hint := getattr(args, "first_hint", None):
+        app.extensions.append(lambda app: app.notify(hint, title="Welcome", timeout=60))
     if getattr(args, "serve_mcp", None) is not None:
         from fleet_tui.ui.agent_watch import AgentWatch  # the proxy's server, only when asked
 
@@ -58,6 +62,15 @@ def run_app(target: Target, args: Any = None) -> int:
     for line in keep_note:
         print(line)
     return code
+
+
+def take_keys(app: FleetTuiApp, typed: str) -> None:
+    """Keys typed before the app ran, read as Textual reads the terminal, for the app to take
+    as if typed now (into the tool filter, focused at mount)."""
+    from textual._xterm_parser import XTermParser  # the parser of Textual's own drivers
+
+    for event in XTermParser().feed(typed):
+        app.post_message(event)
 
 
 async def run_until_closed(app: FleetTuiApp) -> int:

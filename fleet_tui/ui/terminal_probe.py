@@ -1,16 +1,22 @@
 """textual-image's terminal probe (Sixel? Kitty graphics? the cell size), run in a thread while
 the app's modules load: the probe mostly waits for the terminal's answers (0.1 s for each one
 the terminal does not give), which the imports need not wait for. Textual reads the terminal
-itself once it runs, so the probe must have ended by then (`wait`)."""
+itself once it runs, so the probe must have ended by then (`wait`).
+
+Keys typed while the probe reads the terminal's answers are kept (`typed_meanwhile`), for the
+app to take as typed: textual-image's own reader dropped them and left the rest of the answer
+for the app to read as keys (`scr` typed at once came out as `r[?1;2c` in the tool filter)."""
 
 from __future__ import annotations
 
 import contextlib
 import importlib
 import os
+import select
 import sys
 import threading
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any, TextIO
 
 SHARED_MODULES = (
@@ -23,6 +29,7 @@ SHARED_MODULES = (
 import the same module at once."""
 
 _probe: threading.Thread | None = None
+_typed = bytearray()
 
 
 def start() -> None:
@@ -41,9 +48,17 @@ def wait() -> None:
         _probe.join()
 
 
+def typed_meanwhile() -> str:
+    """What was typed while the probe read the terminal (call after `wait`)."""
+    return _typed.decode(errors="replace")
+
+
 def _probe_terminal() -> None:
     try:
         with _through_tmux(), _without_numpy():
+            import textual_image._terminal as terminal
+
+            terminal.capture_terminal_response = _capture_keeping_keys
             import textual_image.renderable  # noqa: F401  (its import asks the terminal)
             from textual_image._terminal import get_cell_size
 
@@ -76,6 +91,43 @@ def sixel_with_numpy() -> None:
 
     if not textual_image._sixel._HAS_NUMPY:
         importlib.reload(textual_image._sixel)
+
+
+@contextlib.contextmanager
+def _capture_keeping_keys(
+    start_marker: str, end_marker: str, timeout: float | None = None
+) -> Iterator[SimpleNamespace]:
+    """textual-image's `capture_terminal_response`: the terminal's answer to what is written
+    inside the block (`response.sequence`, `TimeoutError` when none comes), but what comes
+    before it or is not it (keys typed meanwhile) is kept in `_typed`, not dropped."""
+    from textual_image._terminal import capture_mode
+
+    response = SimpleNamespace(sequence="")
+    stdin = sys.__stdin__.buffer.fileno() if sys.__stdin__ else -1
+    start, end = start_marker.encode(), end_marker.encode()
+    with capture_mode():
+        yield response
+        pending = b""  # what may still become the answer
+        while True:
+            readable, _, _ = select.select([stdin], [], [], timeout)
+            if not readable:
+                _typed.extend(pending)
+                raise TimeoutError("no answer from the terminal")
+            pending += os.read(stdin, 1)
+            if pending.startswith(start) and pending.endswith(end):
+                response.sequence = pending.decode(errors="replace")
+                return
+            if not _may_be_answer(pending, start):
+                _typed.extend(pending)
+                pending = b""
+
+
+def _may_be_answer(pending: bytes, start: bytes) -> bool:
+    """Whether `pending` may still grow into an answer starting with `start`: a prefix of
+    `start`, or an escape sequence after it not yet ended by a final byte (@ to ~)."""
+    if len(pending) <= len(start):
+        return start.startswith(pending)
+    return pending.startswith(start) and not 0x40 <= pending[-1] <= 0x7E
 
 
 KITTY_GRAPHICS_START = "\x1b_G"
