@@ -12,7 +12,8 @@ import base64
 import json
 from pathlib import Path
 
-from textual.widgets import Input, TextArea
+import pytest
+from textual.widgets import Button, Input, TextArea
 
 from fleet_tui.controller import Caller, CallStatus
 from fleet_tui.envs.targets import Target
@@ -124,6 +125,37 @@ async def test_a_held_call_edited_in_the_form_reaches_the_env_edited(two_servers
         await w.pilot.press("x")
         answer = await w.finish(refused)
         assert answer.is_error and answer.content[0].text == REFUSED_BY_PERSON
+
+
+@pytest.mark.parametrize("how", ["ctrl+s", "button"])
+async def test_call_on_a_held_call_in_the_form_releases_it_and_makes_no_second_call(
+    two_servers: Target, how: str
+):
+    async with watched(two_servers, "echo") as w:
+        asked = w.call("echo", {"text": "from the agent"})
+        held = await w.record_of("echo", CallStatus.HELD)
+        await w.pilot.press("ctrl+n", "e")
+        box = await wait_for(w.pilot, lambda: isinstance(w.app.focused, TextArea) and w.app.focused)
+        box.text = "edited by the person"
+        await w.pilot.pause()
+        button = w.app.query_one("#call-button", Button)
+        assert str(button.label) == "Release held call"
+        assert "Release held call" in screen_text(w.app)  # the footer says what ctrl+s does
+        if how == "ctrl+s":
+            await w.pilot.press("ctrl+s")
+        else:
+            await w.pilot.click("#call-button")
+        result = await w.finish(asked)
+        assert result.content[0].text == "edited by the person"
+        await w.pilot.pause(0.5)
+        assert [r.number for r in w.app.controller.records if r.tool == "echo"] == [held.number]
+        assert held.arguments == {"text": "edited by the person"}
+        assert str(button.label) == "Call"
+        await w.pilot.press("ctrl+s")  # the form calls again, as the person's own call
+        mine = await wait_for(
+            w.pilot, lambda: [r for r in w.app.controller.records if r.caller == Caller.YOU]
+        )
+        assert mine[0].tool == "echo" and mine[0].number != held.number
 
 
 async def test_take_over_lets_the_persons_calls_go_first_and_the_session_replays(

@@ -81,7 +81,7 @@ class AgentWatch:
     server: ProxyServer | None = None
     calls: AgentCalls | None = None
     editing: int | None = None
-    """The held call whose arguments are in the form (f12 releases it with them)."""
+    """The held call whose arguments are in the form (ctrl+s or f12 releases it with them)."""
 
     @classmethod
     def from_args(cls, args: Any) -> AgentWatch:
@@ -227,17 +227,21 @@ class AgentWatch:
         await app.show_tool(record.tool, record.arguments)
         name = name_line(record.tool, 40)
         panel = app.tool_panel
-        panel.set_state(f"editing the agent's held call #{record.number} {name}: f12 releases it")
+        panel.hold_call(lambda: self.release_edited(app))
+        panel.set_state(
+            f"editing the agent's held call #{record.number} {name}: ctrl+s releases it"
+        )
         app.call_after_refresh(panel.focus_form)
 
     def release_edited(self, app: AgentHost) -> None:
         assert self.calls is not None
         gate = self.calls.gate
         held = gate.held_call(self.editing) if self.editing is not None else None
+        panel = app.tool_panel
         if held is None:
+            panel.hold_call(None)
             app.notify("No held call is being edited (e on a held call in the Agent pane).")
             return
-        panel = app.tool_panel
         if panel.tool is None or panel.tool.name != held.record.tool:
             app.notify(f"The form is not the held call's tool ({held.record.tool}).", markup=False)
             return
@@ -247,6 +251,7 @@ class AgentWatch:
             app.notify(one_line(str(error), 300), severity="error", markup=False)
             return
         self.editing = None
+        panel.hold_call(None)
         gate.answer(held, Release(arguments))
         panel.set_state(f"released the agent's call #{held.record.number} with your arguments")
 

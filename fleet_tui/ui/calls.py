@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from textual.css.query import NoMatches
+
 from fleet_tui.controller import CallRecord, CallStatus
 from fleet_tui.envs.base import ToolResult
 from fleet_tui.envs.pages_to_visit import pages_of
@@ -24,8 +26,23 @@ class CallActions(AppPart):
     def on_tool_panel_call_requested(self) -> None:
         self.action_call()
 
-    def action_call(self) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+s is `call` (Call), or `call('held')` (Release held call) while an agent's held
+        call is in the form: the footer shows the one it does."""
+        if action != "call":
+            return True
+        try:
+            return bool(parameters) == self.tool_panel.releases_held
+        except NoMatches:  # before the layout is up, or on another screen
+            return not parameters
+
+    def action_call(self, _held: str = "") -> None:
+        """Call the form's tool; while an agent's held call is in the form, release that one
+        with the form's arguments instead (never a second call)."""
         panel = self.tool_panel
+        if panel.release_held is not None:
+            panel.release_held()
+            return
         if panel.tool is None:
             self.notify("Pick a tool first.", severity="warning")
             return

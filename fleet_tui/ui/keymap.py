@@ -93,6 +93,13 @@ ACTIONS: list[Action] = [
         "command_palette", "ctrl+p", "Command palette", short="Palette", show=False, palette=False
     ),
     Action("call", "ctrl+s", "Call the selected tool", short="Call"),
+    Action(
+        "call('held')",
+        "ctrl+s",
+        "Release the agent's held call in the form, with the form's arguments",
+        short="Release held call",
+        palette=False,
+    ),
     Action("cancel_call", "escape", "Cancel the running call", show=False),
     Action("reset_env", "ctrl+r", "Reset the env (optional seed)", short="Reset"),
     Action("reconnect", "ctrl+o", "Reconnect to the env", short="Reconnect", show=False),
@@ -253,7 +260,7 @@ ACTIONS: list[Action] = [
     Action(
         "edit_held",
         "e",
-        "Edit the held call in the form (f12 releases it)",
+        "Edit the held call in the form (ctrl+s or f12 releases it)",
         area="agent",
         short="Edit",
     ),

@@ -133,6 +133,7 @@ class ToolForm(Vertical, can_focus=False):
 
     BINDINGS = [
         Binding("ctrl+s", "submit", "Call"),
+        Binding("ctrl+s", "submit('held')", "Release held call"),
         Binding("f4", "toggle_raw", "Raw"),
     ]
 
@@ -152,6 +153,8 @@ class ToolForm(Vertical, can_focus=False):
             schema_or_form if isinstance(schema_or_form, Form) else build_form(schema_or_form)
         )
         self.raw_mode = False
+        self.releases_held = False
+        """Set while the form holds an agent's held call: ctrl+s says it releases it."""
         self._raw_problem: str | None = None
         self.errors_by_path: dict[tuple, list[str]] = {}
         """The last validation's messages by field path; fields start out showing theirs."""
@@ -228,7 +231,12 @@ class ToolForm(Vertical, can_focus=False):
             self.show_errors()
             self.call_next(self._focus_field, problem.path)
 
-    def action_submit(self) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "submit":
+            return bool(parameters) == self.releases_held
+        return True
+
+    def action_submit(self, _held: str = "") -> None:
         """Post `Submitted` with the arguments (not while some input does not parse)."""
         if self._refused("Not sent"):
             return

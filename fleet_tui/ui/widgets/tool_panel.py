@@ -7,6 +7,7 @@ editor instead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -114,6 +115,8 @@ class ToolPanel(Vertical):
         super().__init__(id=id)
         self.tool: Tool | None = None
         self.form: ToolForm | RawJsonForm | None = None
+        self.release_held: Callable[[], None] | None = None
+        """Set while an agent's held call is in the form: what Call does instead."""
         self.border_title = "Tool"
         self._progress: FrameBatch[Progress] = FrameBatch(self, self._show_latest_progress, 1)
 
@@ -130,6 +133,7 @@ class ToolPanel(Vertical):
 
     async def show_tool(self, tool: Tool, arguments: dict[str, Any] | None = None) -> None:
         """Show `tool`'s form, filled with `arguments` when given."""
+        self.hold_call(None)
         self.tool = tool
         self.border_title = Text(name_line(tool.name, TITLE_LIMIT))
         self.border_subtitle = ""
@@ -154,6 +158,21 @@ class ToolPanel(Vertical):
             self.load(arguments)
         for button in self.query(Button):
             button.disabled = False
+
+    @property
+    def releases_held(self) -> bool:
+        return self.release_held is not None
+
+    def hold_call(self, release: Callable[[], None] | None) -> None:
+        """While an agent's held call is in the form, Call (ctrl+s, the button) runs `release`
+        (it releases that call with the form's arguments), not a call of its own; None: Call
+        calls again."""
+        self.release_held = release
+        held = release is not None
+        self.query_one("#call-button", Button).label = "Release held call" if held else "Call"
+        if isinstance(self.form, ToolForm):
+            self.form.releases_held = held
+        self.app.refresh_bindings()
 
     def load(self, arguments: dict[str, Any]) -> None:
         """Fill the form from `arguments`."""
