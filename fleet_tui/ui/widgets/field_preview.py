@@ -21,6 +21,7 @@ from textual.containers import Vertical
 from textual.geometry import Offset, Size
 from textual.widget import Widget
 from textual.widgets import Button, Input, Switch
+from textual.widgets.collapsible import CollapsibleTitle
 
 from fleet_tui.text import one_line
 
@@ -211,8 +212,16 @@ def wrapped(notes: Text, width: int, console: Console) -> list[Text]:
 
 
 def first_focusable(root: Widget) -> Widget | None:
-    """The first widget under `root` that can take the focus, in focus order."""
-    return next((widget for widget in root.query("*") if widget.focusable), None)
+    """The first widget under `root` to type into, in focus order: a nested object's fold
+    header and buttons (`+ add item`, `clear`) are passed over, so what is typed next fills a
+    field; one of them only when there is nothing else."""
+    fallback = None
+    for widget in root.query("*"):
+        if widget.focusable:
+            if not isinstance(widget, (Button, CollapsibleTitle)):
+                return widget
+            fallback = fallback or widget
+    return fallback
 
 
 class PreviewWidget(Vertical):
