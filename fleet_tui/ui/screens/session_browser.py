@@ -1,4 +1,6 @@
-"""Browse a recorded session: every event in order; a call shows its arguments and result."""
+"""Browse recorded sessions: the recent ones listed (newest first, filtered as you type), a
+folder's listed when its path is typed; then one session's events in order, a call showing its
+arguments and result."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from fleet_tui.session.events import (
     UnmadeEvent,
     VerifyEvent,
 )
+from fleet_tui.session.listing import SessionSummary, recent_sessions
 from fleet_tui.session.reader import Session, load_session
 from fleet_tui.session.recorder import sessions_dir
 from fleet_tui.text import clean, counted, one_line, pretty_json, visible
@@ -109,13 +112,15 @@ def stored_file(session: Session, file: str) -> str:
 
 
 class SessionBrowserScreen(Screen):
-    """Opens a session file (path given, or typed) and lists its events."""
+    """Lists the recent sessions (or a folder's), opens one (chosen, or its path given or
+    typed) and lists its events."""
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Close")]
     DEFAULT_CSS = """
     SessionBrowserScreen #session-path { dock: top; }
     SessionBrowserScreen #session-problems { height: auto; color: $warning; padding: 0 1; }
     SessionBrowserScreen #session-body { height: 1fr; }
+    SessionBrowserScreen #session-list { height: 1fr; }
     SessionBrowserScreen #session-events { width: 3fr; }
     SessionBrowserScreen #session-detail-scroll { width: 2fr; border-left: solid $panel; }
     SessionBrowserScreen #session-detail { padding: 0 1; }
@@ -125,15 +130,18 @@ class SessionBrowserScreen(Screen):
         super().__init__()
         self.initial = str(path) if path else ""
         self.session: Session | None = None
+        self.listed: list[SessionSummary] = []
+        """The sessions of the folder listed (all, before the filter)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Input(
             value=self.initial,
-            placeholder=f"session file (.jsonl), e.g. in {sessions_dir()}",
+            placeholder="filter the sessions, or type a session file's or a folder's path",
             id="session-path",
         )
         yield Static("", id="session-problems")
+        yield DataTable(id="session-list", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="session-body"):
             yield DataTable(id="session-events", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="session-detail-scroll", can_focus=False):
@@ -141,21 +149,82 @@ class SessionBrowserScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one("#session-events", DataTable)
         for label in ("#", "time", "event", "summary"):
             table.add_column(label, key=label)
+        listing = self.query_one("#session-list", DataTable)
+        for label in ("written", "target", "calls", "verdicts", "file"):
+            listing.add_column(label, key=label)
         if self.initial:
             self.open(self.initial)
         else:
+            self.list_folder(sessions_dir())
             self.query_one(Input).focus()
+
+    # -- the list of sessions ----------------------------------------------------------------
+
+    def list_folder(self, folder: Path) -> None:
+        """List the sessions in `folder` (newest first), the events hidden."""
+        self.session = None
+        self.listed = recent_sessions(folder) if folder.is_dir() else []
+        self._show_listing(True)
+        none = f"No recorded sessions in {folder} yet." if not self.listed else ""
+        self.query_one("#session-problems", Static).update(Text(none))
+        self._fill_list("")
+
+    def _show_listing(self, listing: bool) -> None:
+        self.query_one("#session-list").display = listing
+        self.query_one("#session-body").display = not listing
+
+    def _fill_list(self, query: str) -> None:
+        listing = self.query_one("#session-list", DataTable)
+        listing.clear()
+        for summary in self.listed:
+            if query and not summary.matches(query):
+                continue
+            listing.add_row(
+                Text(summary.written.strftime("%Y-%m-%d %H:%M"), style="dim"),
+                Text(one_line(summary.target, 60)),
+                Text(str(summary.calls)),
+                Text(summary.verdicts),
+                Text(summary.path.name, style="dim"),
+                key=str(summary.path),
+            )
+
+    @on(Input.Changed, "#session-path")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        if self.query_one("#session-list").display:
+            self._fill_list(event.value.strip())
+
+    @on(DataTable.RowSelected, "#session-list")
+    def _session_chosen(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.open(event.row_key.value)
 
     @on(Input.Submitted, "#session-path")
     def _path_submitted(self, event: Input.Submitted) -> None:
+        """A file's path opens it, a folder's lists its sessions; else the first session the
+        filter leaves is opened."""
         event.stop()
-        self.open(event.value.strip())
+        typed = event.value.strip()
+        path = Path(typed).expanduser()
+        listing = self.query_one("#session-list", DataTable)
+        if typed and path.is_dir():
+            self.list_folder(path)
+        elif (typed and path.is_file()) or not listing.display or not listing.row_count:
+            self.open(typed)
+        else:
+            row = listing.coordinate_to_cell_key(listing.cursor_coordinate).row_key
+            self.open(str(row.value))
+
+    # -- one session's events --------------------------------------------------------------------
 
     def open(self, path: str) -> bool:
-        table = self.query_one(DataTable)
+        if Path(path).expanduser().is_dir():
+            self.list_folder(Path(path).expanduser())
+            return True
+        table = self.query_one("#session-events", DataTable)
         table.clear()
         problems = self.query_one("#session-problems", Static)
         try:
@@ -164,6 +233,7 @@ class SessionBrowserScreen(Screen):
             self.session = None
             problems.update(Text(error.message))
             return False
+        self._show_listing(False)
         problems.update(Text("\n".join(self.session.problems)))
         for index, event in enumerate(self.session.events):
             table.add_row(
