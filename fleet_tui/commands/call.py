@@ -11,6 +11,8 @@ server's progress reports go to stderr, and its log messages with `--log-level L
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
 from typing import Any
 
 from fleet_tui.commands.blocks_output import (
@@ -36,6 +38,7 @@ from fleet_tui.envs.base import (
     Tool,
     ToolResult,
 )
+from fleet_tui.envs.tool_hints import is_destructive
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments, json_object, key_value
 from fleet_tui.text import pretty_json, visible
@@ -67,6 +70,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--unchecked",
         action="store_true",
         help="send the arguments even when they break the tool's schema",
+    )
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help="call a tool its server marks destructive without asking (asked only on a terminal)",
     )
     add_media_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
@@ -134,6 +142,9 @@ def run(args: argparse.Namespace) -> int:
         arguments = checked_arguments(tools, args, base)
         for warning in unknown_arguments(tools, args.tool, arguments):
             warn(warning)
+        if not args.yes and not await agreed_to_destroy(tools, args.tool):
+            err(f"fleet-tui: {visible(args.tool)} was not called")
+            return 1
         acted_on = opening_reset(env)
         try:
             result = await env.call_tool(args.tool, arguments)
@@ -163,6 +174,18 @@ def run(args: argparse.Namespace) -> int:
 
     with server:
         return run_on_env(target, work, server.handlers, answers, keep_warm=args.keep_warm)
+
+
+async def agreed_to_destroy(tools: list[Tool], name: str) -> bool:
+    """Whether to call `name`: asked on the terminal when its server marks it destructive
+    (without a terminal to ask on, scripts are not stopped: yes)."""
+    tool = next((tool for tool in tools if tool.name == name), None)
+    if tool is None or not is_destructive(tool) or not sys.stdin.isatty():
+        return True
+    question = f"{visible(name)} is marked destructive by its server. Call it? [y/N] "
+    print(question, end="", file=sys.stderr, flush=True)
+    answer = await asyncio.to_thread(sys.stdin.readline)
+    return answer.strip().lower() in ("y", "yes")
 
 
 def unknown_arguments(tools: list[Tool], name: str, arguments: dict[str, Any]) -> list[str]:

@@ -39,9 +39,14 @@ def display_title(tool: Tool) -> str | None:
     return str(title) if title else None
 
 
+def is_destructive(tool: Tool) -> bool:
+    """The server says the tool may destroy things (`destructiveHint: true`)."""
+    return (tool.annotations or {}).get("destructiveHint") is True
+
+
 def tool_mark(tool: Tool) -> str:
     """One character before the tool's name: `!` destructive, `T` task only, else nothing."""
-    if (tool.annotations or {}).get("destructiveHint") is True:
+    if is_destructive(tool):
         return "!"
     if tool.task_support == "required":
         return "T"

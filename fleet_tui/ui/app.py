@@ -137,6 +137,8 @@ class FleetTuiApp(
         """The session: target, env, tools, call records, episode, connection state."""
         self.controller.subscribe(self._session_event)
         self.shutting_down = False
+        self.confirmed_destructive: set[str] = set()
+        """Destructive tools the person agreed to call in this session (asked once each)."""
         self.keep_note = keep_note if keep_note is not None else []
         """Filled on exit with lines telling how to attach again to a kept instance."""
         self.image_folder = image_folder

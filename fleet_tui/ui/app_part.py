@@ -37,6 +37,7 @@ class AppPart(_Base):
     if TYPE_CHECKING:
         controller: SessionController
         shutting_down: bool
+        confirmed_destructive: set[str]
         image_folder: Path | None
         keep_note: list[str]
         env_ready: Signal[list[Tool]]

@@ -12,9 +12,11 @@ from textual.css.query import NoMatches
 from fleet_tui.controller import CallRecord, CallStatus
 from fleet_tui.envs.base import ToolResult
 from fleet_tui.envs.pages_to_visit import pages_of
-from fleet_tui.text import describe_error, name_line, one_line
+from fleet_tui.envs.tool_hints import is_destructive
+from fleet_tui.text import describe_error, name_line, one_line, visible
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
+from fleet_tui.ui.screens.confirm_screen import ConfirmScreen
 from fleet_tui.ui.screens.visit_screen import VisitScreen
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.result_view import ResultView
@@ -60,6 +62,12 @@ class CallActions(AppPart):
             )
         self.start_call(panel.tool.name, arguments)
 
+    def _asks_first(self, name: str) -> bool:
+        """A destructive tool's first call of the session is asked about (the agent's calls
+        through the proxy never are: they are not the person's)."""
+        tool = self.controller.tool_named(name)
+        return tool is not None and is_destructive(tool) and name not in self.confirmed_destructive
+
     @property
     def call_running(self) -> bool:
         return any(not w.is_finished for w in self.workers if w.group == "call")
@@ -74,6 +82,19 @@ class CallActions(AppPart):
             return None
         if self.call_running:
             self.notify("A call is running: esc cancels it.", severity="warning")
+            return None
+        if self._asks_first(name):
+            question = (
+                f"{visible(name)} is marked destructive by its server. Call it? "
+                "(asked once for this tool in this session)"
+            )
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.confirmed_destructive.add(name)
+                    self.start_call(name, arguments)
+
+            self.push_screen(ConfirmScreen(question, "Call it"), answered)
             return None
         record = self.controller.add_record(name, arguments)
         self.run_worker(self._calls(record), group="call", exit_on_error=False)
