@@ -58,6 +58,7 @@ from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
 from fleet_tui.text import clean, name_line, one_line
 from fleet_tui.ui.calls import CallActions
 from fleet_tui.ui.catalog import CatalogActions
+from fleet_tui.ui.clipboard import copy_beyond_the_terminal
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUseActions
 from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
@@ -236,6 +237,12 @@ class FleetTuiApp(
         super().notify(
             clean(message), title=clean(title), severity=severity, timeout=timeout, markup=markup
         )
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """Copy to the terminal's clipboard, and where it can be pasted from when the terminal
+        drops that (tmux's buffer, a file), saying where."""
+        super().copy_to_clipboard(text)
+        self.notify(copy_beyond_the_terminal(text), title="Copied", markup=False, timeout=8)
 
     def refresh_status(self) -> None:
         session = self.controller
