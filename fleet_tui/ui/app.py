@@ -348,6 +348,8 @@ class FleetTuiApp(
     def offers(self, action: Action) -> bool:
         """Whether `action` does something for this target: F1 and the palette list only
         those (an extension's action once it registered it, computer-use keys on such envs)."""
+        if action.name == "call('held')":  # an agent's held call: with --serve-mcp only
+            return Extension.AGENT_STEP in self.extension_actions
         needed = extension_of(action.name)
         if needed is not None:
             return needed in self.extension_actions
