@@ -96,3 +96,21 @@ async def test_ctrl_k_in_a_text_field_is_the_fields_and_opens_sessions_elsewhere
         assert not isinstance(app.screen, SessionBrowserScreen)
         await pilot.press("f3", "ctrl+k")  # from the history, no text field
         await wait_for(pilot, lambda: isinstance(app.screen, SessionBrowserScreen))
+
+
+async def test_the_chosen_session_is_exported_as_a_page_and_offered_for_playback(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    app = App()
+    async with app.run_test(size=(140, 30), notifications=True) as pilot:
+        app.push_screen(SessionBrowserScreen(GOLD / f"{NEWER}.jsonl"))
+        events = await shown(pilot, "#session-events")
+        await wait_for(pilot, lambda: events.row_count)
+        await pilot.press("e")
+        page = tmp_path / f"{NEWER}.html"
+        await wait_for(pilot, lambda: page.exists() and "</html>" in page.read_text(), 60)
+        assert 'class="step call"' in page.read_text()
+        await pilot.press("p")  # a test's terminal cannot be handed over: the command is told
+        told = "\n".join(str(n.message) for n in app._notifications)
+        assert f"fleet-tui replay {GOLD / NEWER}.jsonl --play" in told

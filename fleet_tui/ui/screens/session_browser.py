@@ -5,11 +5,14 @@ arguments and result."""
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
@@ -35,6 +38,7 @@ from fleet_tui.session.listing import SessionSummary, recent_sessions
 from fleet_tui.session.reader import Session, load_session
 from fleet_tui.session.recorder import sessions_dir
 from fleet_tui.text import clean, counted, one_line, pretty_json, visible
+from fleet_tui.ui.export_action import export_session_file
 from fleet_tui.ui.widgets.verdict import verdict_headline, verdict_text
 
 
@@ -115,7 +119,11 @@ class SessionBrowserScreen(Screen):
     """Lists the recent sessions (or a folder's), opens one (chosen, or its path given or
     typed) and lists its events."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Close")]
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Close"),
+        Binding("e", "export_page", "Export as a web page"),
+        Binding("p", "play_back", "Play back"),
+    ]
     DEFAULT_CSS = """
     SessionBrowserScreen #session-path { dock: top; }
     SessionBrowserScreen #session-problems { height: auto; color: $warning; padding: 0 1; }
@@ -245,6 +253,39 @@ class SessionBrowserScreen(Screen):
             )
         table.focus()
         return True
+
+    # -- sharing the chosen session -------------------------------------------------------------
+
+    def chosen_path(self) -> Path | None:
+        """The session open here, else the one highlighted in the list."""
+        if self.session is not None:
+            return self.session.path
+        listing = self.query_one("#session-list", DataTable)
+        if not listing.display or not listing.row_count:
+            return None
+        row = listing.coordinate_to_cell_key(listing.cursor_coordinate).row_key
+        return Path(str(row.value))
+
+    def action_export_page(self) -> None:
+        path = self.chosen_path()
+        if path is None:
+            self.notify("Choose a session first.", severity="warning")
+            return
+        export_session_file(self.app, path)
+
+    def action_play_back(self) -> None:
+        """`fleet-tui replay SESSION --play` in this terminal; this app comes back after it."""
+        path = self.chosen_path()
+        if path is None:
+            self.notify("Choose a session first.", severity="warning")
+            return
+        command = [sys.executable, "-m", "fleet_tui", "replay", str(path), "--play"]
+        try:
+            with self.app.suspend():
+                subprocess.run(command, check=False)
+        except SuspendNotSupported:
+            line = f"fleet-tui replay {shlex.quote(str(path))} --play"
+            self.notify(f"This terminal cannot hand over: run {line}", markup=False, timeout=15)
 
     @on(DataTable.RowHighlighted, "#session-events")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
