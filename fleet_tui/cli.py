@@ -32,14 +32,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if (code := _run_warm(argv)) is not None:
         return code
-    load_client_modules_only()  # the mcp SDK's client, without its server code
     if argv and argv[0] in COMMANDS:
         name, rest = argv[0], argv[1:]
         parser: argparse.ArgumentParser = command_parser(name)
         module = command_module(name)
     else:
         rest, parser, module = argv, build_app_parser(), app_command
-    return run_command(module, parser.parse_args(rest))
+    args = parser.parse_args(rest)  # `--help` ends here, with nothing of the SDK loaded
+    load_client_modules_only()  # the mcp SDK's client, without its server code
+    return run_command(module, args)
 
 
 def _run_warm(argv: list[str]) -> int | None:
