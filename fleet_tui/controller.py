@@ -10,6 +10,7 @@ in the order they happen.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -17,7 +18,6 @@ from typing import Any
 
 from fleet_tui.envs.base import (
     Env,
-    EnvError,
     ResetResult,
     Task,
     Tool,
@@ -25,9 +25,7 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.capabilities import (
     Episodic,
-    HasTaskRoutes,
     HearsServer,
-    Heartbeating,
     Reconnectable,
     ResetsIntoTask,
     SetsLogLevel,
@@ -47,6 +45,7 @@ from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_catalog import CatalogSession
+from fleet_tui.session_env import EnvSession
 from fleet_tui.session_history import SessionHistory
 from fleet_tui.session_records import (
     CallAdded,
@@ -65,6 +64,7 @@ from fleet_tui.session_records import (
     ResourceRead,
     TaskChosen,
     Traffic,
+    reset_arguments,
 )
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
@@ -73,10 +73,10 @@ from fleet_tui.text import describe_error
 CLOSE_TIMEOUT_S = 60.0
 
 
-class SessionController(SessionHistory, CatalogSession):
+class SessionController(SessionHistory, CatalogSession, EnvSession):
     """The target, env, tools, connection state, episode and queued actions; the call records
     and the listeners (`SessionHistory`); the servers' resources and prompts
-    (`CatalogSession`)."""
+    (`CatalogSession`); what the env tells of itself (`EnvSession`)."""
 
     def __init__(
         self,
@@ -145,13 +145,6 @@ class SessionController(SessionHistory, CatalogSession):
     def computer_use(self) -> bool:
         return any(t.name == COMPUTER_TOOL for t in self.tools)
 
-    @property
-    def heartbeat_state(self) -> str | None:
-        """How the instance's latest heartbeat went (see `Heartbeating`); None when the env
-        sends none."""
-        env = self.env
-        return env.heartbeat_state if isinstance(env, Heartbeating) else None
-
     def tool_named(self, name: str) -> Tool | None:
         return next((t for t in self.tools if t.name == name), None)
 
@@ -170,9 +163,11 @@ class SessionController(SessionHistory, CatalogSession):
         reopening = reopen and self.connected
         self.state = ConnectionState.RECONNECTING if reopening else ConnectionState.CONNECTING
 
-    async def connect(self) -> list[Tool]:
-        """Connect (or reopen, see `start_connecting`) and list the tools. A cancelled connect
-        closes what it created; a failed one leaves the session disconnected and raises."""
+    async def connect(self, *, list_tools: bool = True) -> list[Tool]:
+        """Connect (or reopen, see `start_connecting`) and list the tools (unless told not to:
+        a command that needs none, as listing is a step on an OpenEnv session). A cancelled
+        connect closes what it created; a failed one leaves the session disconnected and
+        raises."""
         env = self.env
         reopening = self.state == ConnectionState.RECONNECTING and isinstance(env, Reconnectable)
         try:
@@ -186,7 +181,8 @@ class SessionController(SessionHistory, CatalogSession):
                 if isinstance(opened, HearsServer):
                     opened.listen(self.client_handlers)
                 await opened.connect(self._progress)
-            tools = await opened.list_tools()  # connecting lists them, or left them unlisted
+            # connecting lists them, or left them unlisted
+            tools = await opened.list_tools() if list_tools else []
         except asyncio.CancelledError:
             self._progress("Cancelled: closing what was created…")
             await asyncio.shield(self.close_env())
@@ -272,6 +268,16 @@ class SessionController(SessionHistory, CatalogSession):
     async def call(self, record: CallRecord) -> ToolResult | None:
         """Make the call `record` stands for; None when it raised (`record.message` says why).
         A computer action that shows nothing is followed by a screenshot (queued)."""
+        with contextlib.suppress(Exception):
+            return await self._call(record)
+        return None
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolResult:
+        """Call `tool` as a person does (a record, its events), raising what the env raised:
+        for front ends that report an error rather than show it (headless commands)."""
+        return await self._call(self.add_record(tool, arguments))
+
+    async def _call(self, record: CallRecord) -> ToolResult:
         assert self.env is not None
         started = time.monotonic()
         self._emit(CallStarted(record))
@@ -283,7 +289,7 @@ class SessionController(SessionHistory, CatalogSession):
             raise
         except Exception as error:
             self._finish(record, CallStatus.FAILED, started, message=describe_error(error))
-            return None
+            raise
         record.result = result
         if not result.rejected:  # before listeners hear of the call
             self.episode.record(result.reward, result.done, record)
@@ -293,6 +299,12 @@ class SessionController(SessionHistory, CatalogSession):
         if acted and not shown and record.caller == Caller.YOU:
             self.pending_actions.insert(0, {"action": "screenshot"})
         return result
+
+    def forget_records(self) -> None:
+        """Drop the records and the episode's steps: a session that serves one command after
+        another (the warm-session daemon) keeps nothing of one for the next."""
+        self.records.clear()
+        self.episode = Episode()
 
     def next_pending(self) -> CallRecord | None:
         """A record for the next queued computer action, if connected."""
@@ -333,19 +345,31 @@ class SessionController(SessionHistory, CatalogSession):
     ) -> tuple[CallRecord, ResetResult | None]:
         """Reset the env (a new episode) with env keywords `options`, if any; the outcome is
         None when the reset raised."""
-        assert self.env is not None
         asked = ({} if seed is None else {"seed": seed}) | (options or {})  # as reset_arguments
         record = self.add_record("<reset>", asked, caller=caller)
+        with contextlib.suppress(Exception):
+            return record, await self._reset(record, seed, options)
+        return record, None
+
+    async def reset_env(self, seed: int | None) -> ResetResult:
+        """`reset`, raising what the env raised (see `call_tool`)."""
+        record = self.add_record("<reset>", {} if seed is None else {"seed": seed})
+        return await self._reset(record, seed, None)
+
+    async def _reset(
+        self, record: CallRecord, seed: int | None, options: dict[str, Any] | None
+    ) -> ResetResult:
+        assert self.env is not None
         started = time.monotonic()
         try:
             outcome = await self.env.reset(seed, options=options)
         except Exception as error:
             self._finish(record, CallStatus.FAILED, started, message=describe_error(error))
-            return record, None
+            raise
         record.arguments = reset_arguments(outcome)
         self._emit(ResetDone(outcome, seed, options))
         self._finish_reset(record, outcome, started)
-        return record, outcome
+        return outcome
 
     def _finish_reset(self, record: CallRecord, outcome: ResetResult, started: float) -> None:
         """A new episode opened by `outcome`, and its record finished."""
@@ -354,25 +378,6 @@ class SessionController(SessionHistory, CatalogSession):
         message = outcome.message or ("Reset done." if outcome.success else "Reset failed.")
         status = CallStatus.OK if outcome.success else CallStatus.FAILED
         self._finish(record, status, started, message=message)
-
-    async def episode_state(self) -> dict[str, Any]:
-        """The state of the session's env (OpenEnv `state`, over the session itself); EnvError
-        when the session has no episodes or is not connected."""
-        env = self.env
-        if not self.connected or not isinstance(env, Episodic):
-            raise EnvError("no episodic session is open")
-        return await env.state()
-
-    async def server_tasks(self, per_split: int) -> list[Task]:
-        """The first `per_split` tasks of each split the server serves on its task routes
-        (imported OpenEnv servers have them); EnvError when it has none."""
-        env = self.env
-        if not isinstance(env, HasTaskRoutes):
-            raise EnvError("no task routes")
-        tasks: list[Task] = []
-        for split in await env.splits():
-            tasks += await env.task_range(split["name"], 0, per_split)
-        return tasks
 
     def switch_target(self, target: Target) -> None:
         """Aim at another target; the next `connect` closes the env we have and opens its."""
@@ -423,9 +428,3 @@ class SessionController(SessionHistory, CatalogSession):
         """Close what is still open and wait for closes under way: the session's last step."""
         await self.close_env()
         await asyncio.gather(*self.env_closes)
-
-
-def reset_arguments(outcome: ResetResult) -> dict[str, Any]:
-    """What a reset was asked: its seed (the one the env picked, if it did) and options."""
-    seed = {} if outcome.seed is None else {"seed": outcome.seed}
-    return {**seed, **outcome.options}

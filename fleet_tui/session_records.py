@@ -294,3 +294,9 @@ SessionEvent = (
 )
 """`ServerLog` (a server's log message), `ListChanged` (its tools, resources or prompts
 changed) and `ResourceUpdated` (a subscribed resource changed) come from `envs.server_events`."""
+
+
+def reset_arguments(outcome: ResetResult) -> dict[str, Any]:
+    """What a reset was asked: its seed (the one the env picked, if it did) and options."""
+    seed = {} if outcome.seed is None else {"seed": outcome.seed}
+    return {**seed, **outcome.options}
