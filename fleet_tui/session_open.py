@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
+from typing import Protocol
 
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import Env, EnvInfo
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_requests import AnswersServers
 from fleet_tui.envs.targets import Target
+from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import EnvClosed, Progress, SessionEvent
 
 
@@ -33,7 +34,7 @@ async def open_session(
     answers: AnswersServers | None,
     *,
     notes: Notes,
-    recorder: Any = None,
+    recorder: SessionRecorder | None = None,
     env_factory: Callable[[Target], Env] = make_env,
     listeners: Iterable[Callable[[SessionEvent], None]] = (),
     log_level: str | None = None,
@@ -42,11 +43,8 @@ async def open_session(
     """The controller of `target`, connected; closed when the block ends, however it ends.
     `answers` answers what servers ask; `listeners` hear the session's events from the start;
     `log_level` is asked of the servers as they open; `list_tools`: see `connect`.
-    `recorder` (a `session_recording.SessionRecording`) records the session, its env factory
-    used in place of `env_factory`."""
-    if recorder is not None:
-        env_factory = recorder.env_factory
-    session = SessionController(target, env_factory, answers)
+    `recorder` records the session (it hears the controller's events)."""
+    session = SessionController(target, env_factory, answers, recorder=recorder)
     closed: list[EnvInfo] = []
 
     def hear(event: SessionEvent) -> None:
@@ -58,8 +56,6 @@ async def open_session(
     session.subscribe(hear)
     for listener in listeners:
         session.subscribe(listener)
-    if recorder is not None:
-        recorder.attach(session)
     if log_level is not None:
         await session.set_log_level(log_level)
     try:

@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 
 from fleet_tui.commands.server_output import TRACE_MAX_BYTES, ServerOutput
-from fleet_tui.envs.server_events import ServerLog, ToolProgress
+from fleet_tui.envs.server_events import ServerLog
+from fleet_tui.session_records import CallProgress, CallRecord
 from tests.cli_run import fleet_tui
 from tests.fixtures.talkative import Talkative
 
@@ -60,10 +61,11 @@ class Terminal(io.StringIO):
 def test_on_a_terminal_progress_is_one_bar_redrawn_in_place() -> None:
     stream = Terminal()
     output = ServerOutput("info", stream)
-    output.show(ToolProgress("http://x/mcp", "slow", 1, 2, "half"))
-    output.show(ToolProgress("http://x/mcp", "slow", 2, 2, "all"))
-    output.show(ServerLog("http://x/mcp", "info", "said meanwhile"))
-    output.show(ToolProgress("http://x/mcp", "slow", 5, None, None))
+    call = CallRecord(number=1, tool="slow", arguments={})
+    output.hear(CallProgress(call, 1, 2, "half"))
+    output.hear(CallProgress(call, 2, 2, "all"))
+    output.hear(ServerLog("http://x/mcp", "info", "said meanwhile"))
+    output.hear(CallProgress(call, 5, None, None))
     output.end_bar()
     assert stream.getvalue() == (
         "\r\x1b[2K[############------------] 1/2 half"

@@ -1,7 +1,7 @@
 """One way into an env for the front ends that run work on one (headless commands, the
 warm-session daemon): `open_session` connects the controller, yields it and closes it however
-the work ends, telling progress and warnings to an `Output`; the controller's raising calls;
-against the tests' real MCP servers."""
+the work ends, telling progress and warnings to an `Output`; the controller's raising calls
+and the forwarded command line's parser, against the tests' real MCP servers."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import io
 
 import pytest
 
+from fleet_tui.commands import command_parser
+from fleet_tui.commands.command_parser import ParseError
 from fleet_tui.commands.output import Output
 from fleet_tui.controller import CallStatus, EnvClosed, SessionController, SessionEvent
 from fleet_tui.envs.base import EnvError
@@ -84,3 +86,25 @@ async def test_the_raising_call_and_reset_finish_their_records_first(mcp_alpha: 
         ("no_such_tool", CallStatus.FAILED),
         ("<reset>", CallStatus.FAILED),
     ]
+
+
+async def test_a_session_serving_command_after_command_forgets_their_records(
+    mcp_alpha: ServedMcp,
+) -> None:
+    out, _ = captured()
+    async with open_session(McpTarget(urls=[mcp_alpha.url]), None, notes=out) as session:
+        for _ in range(3):
+            await session.call_tool("whoami", {})
+        assert len(session.records) == 3 and session.episode.steps == 3
+        session.forget_records()
+        assert session.records == [] and session.episode.steps == 0
+        await session.call_tool("whoami", {})
+        assert [record.number for record in session.records] == [1]
+
+
+@pytest.mark.parametrize("words", [[], ["--help"], ["--mcp", "http://x/mcp", "t", "--bogus"]])
+def test_a_forwarded_command_line_is_read_without_printing_or_exiting(words, capsys) -> None:
+    with pytest.raises((ParseError, SystemExit)) as raised:
+        command_parser("call", forwarded=True).parse_args(words)
+    assert raised.type is ParseError
+    assert capsys.readouterr() == ("", "")

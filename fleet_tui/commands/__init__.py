@@ -46,11 +46,17 @@ def command_module(name: str) -> ModuleType:
     return importlib.import_module(f"fleet_tui.commands.{name}")
 
 
-def command_parser(name: str) -> CommandParser:
+def command_parser(name: str, *, forwarded: bool = False) -> CommandParser:
+    """The command's parser; `forwarded` (a warm-session daemon's): it prints nothing, has no
+    `--help`, and raises ParseError where it would exit."""
     module = command_module(name)
     intermixed = getattr(module, "INTERMIXED", False)
     parser = CommandParser(
-        prog=f"fleet-tui {name}", description=COMMANDS[name], intermixed=intermixed
+        prog=f"fleet-tui {name}",
+        description=COMMANDS[name],
+        intermixed=intermixed,
+        add_help=not forwarded,
+        exit_on_error=not forwarded,
     )
     module.add_arguments(parser)
     return parser
@@ -61,10 +67,9 @@ def run_command(module: ModuleType, args: argparse.Namespace) -> int:
     try:
         return int(module.run(args) or 0)
     except EnvError as error:
-        from fleet_tui.commands.output import err
+        from fleet_tui.commands.output import Output
 
-        err(f"fleet-tui: {error.message}")
-        return error.exit_code
+        return Output().failure(error)
     except KeyboardInterrupt:
         print("fleet-tui: interrupted", file=sys.stderr)
         return 130

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fleet_tui.commands.output import out
+from fleet_tui.commands.output import Output
 from fleet_tui.envs.base import (
     AudioBlock,
     ContentBlock,
@@ -21,29 +21,29 @@ from fleet_tui.media_files import BlockFiles
 from fleet_tui.text import pretty_json
 
 
-def print_block(index: int, block: ContentBlock, files: BlockFiles) -> None:
+def print_block(out: Output, index: int, block: ContentBlock, files: BlockFiles) -> None:
     """One block: text (JSON pretty-printed), a file for binary content, then its annotations."""
     if isinstance(block, TextBlock):
-        print_text(index, block, files)
+        print_text(out, index, block, files)
     elif isinstance(block, ImageBlock | AudioBlock):
         path = files.write(index, block.data, block.mime_type)
-        out(f"[{block.type} {block.mime_type}, {len(block.data)} bytes] {path}")
+        out.out(f"[{block.type} {block.mime_type}, {len(block.data)} bytes] {path}")
     elif isinstance(block, ResourceBlock):
-        out(f"[resource {block.uri}{f' {block.mime_type}' if block.mime_type else ''}]")
+        out.out(f"[resource {block.uri}{f' {block.mime_type}' if block.mime_type else ''}]")
         if block.text is not None:
-            out(block.text)
+            out.out(block.text)
         if block.blob is not None:
-            out(f"  {files.write(index, block.blob, block.mime_type)}")
+            out.out(f"  {files.write(index, block.blob, block.mime_type)}")
     elif isinstance(block, ResourceLinkBlock):
-        out(f"[link {block.name or block.uri}] {block.uri}")
+        out.out(f"[link {block.name or block.uri}] {block.uri}")
     elif isinstance(block, UnknownBlock):
-        out(f"[unknown block] {pretty_json(block.raw)}")
+        out.out(f"[unknown block] {pretty_json(block.raw)}")
     note = annotation_note(getattr(block, "annotations", None))
     if note is not None:
-        out(f"  ({note})")
+        out.out(f"  ({note})")
 
 
-def print_text(index: int, block: TextBlock, files: BlockFiles) -> None:
+def print_text(out: Output, index: int, block: TextBlock, files: BlockFiles) -> None:
     """Text as is; JSON whose fields have shapes field by field (observation_view.py: text and
     grids printed, images written to files), other JSON pretty-printed."""
     from fleet_tui.observation_view import ShownImage, observation_view, shown_lines
@@ -51,7 +51,7 @@ def print_text(index: int, block: TextBlock, files: BlockFiles) -> None:
     parsed = block.parsed_json()
     shown = observation_view(parsed) if parsed is not None else None
     if shown is None:
-        out(pretty_json(parsed) if parsed is not None else block.text)
+        out.out(pretty_json(parsed) if parsed is not None else block.text)
         return
 
     def written(image: ShownImage) -> str:
@@ -59,7 +59,7 @@ def print_text(index: int, block: TextBlock, files: BlockFiles) -> None:
         return f"[image {image.mime_type}, {len(image.data)} bytes] {path}"
 
     for line in shown_lines(shown, written):
-        out(line)
+        out.out(line)
 
 
 def block_json(index: int, block: ContentBlock, files: BlockFiles) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fleet_tui.commands.blocks_output import (
     add_media_option,
@@ -25,13 +25,12 @@ from fleet_tui.commands.client_options import (
     add_elicit_argument,
     add_root_argument,
 )
-from fleet_tui.commands.output import err, out, print_json, warn
-from fleet_tui.commands.reset import opening_reset
-from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
-from fleet_tui.commands.target_options import add_repeatable, target_from_args
+from fleet_tui.commands.output import Output
+from fleet_tui.commands.server_output import add_server_arguments
+from fleet_tui.commands.target_options import add_repeatable
+from fleet_tui.commands.tools import answering_servers
 from fleet_tui.commands.warm import add_keep_warm_argument
 from fleet_tui.envs.base import (
-    Env,
     EnvError,
     ResetResult,
     TextBlock,
@@ -42,6 +41,10 @@ from fleet_tui.envs.tool_hints import is_destructive
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments, json_object, key_value
 from fleet_tui.text import pretty_json, visible
+
+if TYPE_CHECKING:
+    from fleet_tui.commands.lifecycle import SessionCommand
+    from fleet_tui.controller import SessionController
 
 INTERMIXED = True
 """Options may come between the positionals (ENV_KEY and the name)."""
@@ -99,7 +102,7 @@ def parse_arguments(args_json: str | None, json_pairs: list[str]) -> dict[str, A
 
 
 def checked_arguments(
-    tools: list[Tool], args: argparse.Namespace, base: dict[str, Any]
+    tools: list[Tool], args: argparse.Namespace, base: dict[str, Any], out: Output
 ) -> dict[str, Any]:
     """The arguments to send: `base` with the `-a` pairs read by the tool's schema; EnvError
     (nothing sent) when a value cannot be read or, unless `--unchecked`, breaks the schema."""
@@ -123,57 +126,67 @@ def checked_arguments(
             "--unchecked sends them anyway)"
         )
     for error in errors:
-        warn(f"{visible(args.tool)}: sending anyway: {error_line(error)}")
+        out.warn(f"{visible(args.tool)}: sending anyway: {error_line(error)}")
     return arguments
 
 
-def run(args: argparse.Namespace) -> int:
-    from fleet_tui.commands.lifecycle import run_on_env
-
+def session_command(args: argparse.Namespace, out: Output) -> SessionCommand:
+    """The call, its JSON and pairs checked first (EnvError: nothing is provisioned)."""
     base = parse_arguments(args.args, args.json_pairs)
     for pair in args.pairs:
         key_value(pair, "-a")
-    answers = HeadlessAnswers.from_args(args)
-    target = target_from_args(args)
-    server = ServerOutput(args.log_level, trace=args.trace)
+    answers = HeadlessAnswers.from_args(args, out)
 
-    async def work(env: Env) -> int:
-        tools = await env.list_tools()
-        arguments = checked_arguments(tools, args, base)
-        for warning in unknown_arguments(tools, args.tool, arguments):
-            warn(warning)
-        if not args.yes and not await agreed_to_destroy(tools, args.tool):
-            err(f"fleet-tui: {visible(args.tool)} was not called")
-            return 1
-        acted_on = opening_reset(env)
-        try:
-            result = await env.call_tool(args.tool, arguments)
-        finally:
-            server.end_bar()
-        answers.check()
-        for warning in output_warnings(tools, args.tool, result):
-            warn(warning)
-        for problem in result.problems:
-            warn(f"{visible(args.tool)}: {problem}")
-        files = BlockFiles(args.save_media, args.tool)
-        reset_files = BlockFiles(args.save_media, "reset")
-        if args.json:
-            reset = reset_json(acted_on, reset_files) if acted_on is not None else None
-            print_json(result_json(args.tool, result, files) | {"reset": reset})
-        else:
-            if acted_on is not None:
-                print_reset(acted_on, reset_files)
-            print_result(result, files)
-        if result.rejected:
-            err(f"fleet-tui: the env refused the action of {args.tool!r}: no step was taken")
-            return 1
-        if result.is_error:
-            err(f"fleet-tui: tool {args.tool!r} reported an error")
-            return 1
-        return 0
+    async def work(session: SessionController, out: Output) -> int:
+        return await make_call(session, out, args, base, answers)
 
-    with server:
-        return run_on_env(target, work, server.handlers, answers, keep_warm=args.keep_warm)
+    return answering_servers(args, out, work, keep_warm=args.keep_warm, answers=answers)
+
+
+def run(args: argparse.Namespace) -> int:
+    from fleet_tui.commands.lifecycle import run_on_session
+
+    out = Output(json=args.json)
+    return run_on_session(session_command(args, out), out)
+
+
+async def make_call(
+    session: SessionController,
+    out: Output,
+    args: argparse.Namespace,
+    base: dict[str, Any],
+    answers: HeadlessAnswers,
+) -> int:
+    tools = session.tools
+    arguments = checked_arguments(tools, args, base, out)
+    for warning in unknown_arguments(tools, args.tool, arguments):
+        out.warn(warning)
+    if not args.yes and not await agreed_to_destroy(tools, args.tool):
+        out.err(f"fleet-tui: {visible(args.tool)} was not called")
+        return 1
+    acted_on = session.opening_reset
+    result = await session.call_tool(args.tool, arguments)
+    answers.check()
+    for warning in output_warnings(tools, args.tool, result):
+        out.warn(warning)
+    for problem in result.problems:
+        out.warn(f"{visible(args.tool)}: {problem}")
+    files = BlockFiles(args.save_media, args.tool)
+    reset_files = BlockFiles(args.save_media, "reset")
+    if out.json:
+        reset = reset_json(acted_on, reset_files) if acted_on is not None else None
+        out.print_json(result_json(args.tool, result, files) | {"reset": reset})
+    else:
+        if acted_on is not None:
+            print_reset(out, acted_on, reset_files)
+        print_result(out, result, files)
+    if result.rejected:
+        out.err(f"fleet-tui: the env refused the action of {args.tool!r}: no step was taken")
+        return 1
+    if result.is_error:
+        out.err(f"fleet-tui: tool {args.tool!r} reported an error")
+        return 1
+    return 0
 
 
 async def agreed_to_destroy(tools: list[Tool], name: str) -> bool:
@@ -220,15 +233,15 @@ def output_warnings(tools: list[Tool], name: str, result: ToolResult) -> list[st
     ]
 
 
-def print_reset(reset: ResetResult, files: BlockFiles) -> None:
+def print_reset(out: Output, reset: ResetResult, files: BlockFiles) -> None:
     """The observation a step acted on: the one its episode's reset gave, under a title."""
-    out(f"observation after the reset ({reset.message}):")
+    out.out(f"observation after the reset ({reset.message}):")
     blocks = reset.result.blocks if reset.result else []
     for index, block in enumerate(blocks):
-        print_block(index, block, files)
+        print_block(out, index, block, files)
     if not blocks:
-        out("(empty)")
-    out("step result:")
+        out.out("(empty)")
+    out.out("step result:")
 
 
 def reset_json(reset: ResetResult, files: BlockFiles) -> dict[str, Any]:
@@ -243,16 +256,16 @@ def reset_json(reset: ResetResult, files: BlockFiles) -> dict[str, Any]:
     }
 
 
-def print_result(result: ToolResult, files: BlockFiles) -> None:
+def print_result(out: Output, result: ToolResult, files: BlockFiles) -> None:
     """The blocks in order: text (JSON pretty-printed), files for binary content."""
     for index, block in enumerate(result.blocks):
-        print_block(index, block, files)
+        print_block(out, index, block, files)
     if result.structured is not None and not repeats_text(result):
-        out("structured content:")
-        out(pretty_json(result.structured))
+        out.out("structured content:")
+        out.out(pretty_json(result.structured))
     if result.done is not None:
         ended = " (the episode ended; reset to start a new one)" if result.done else ""
-        out(f"reward: {result.reward}  done: {str(result.done).lower()}{ended}")
+        out.out(f"reward: {result.reward}  done: {str(result.done).lower()}{ended}")
 
 
 def repeats_text(result: ToolResult) -> bool:

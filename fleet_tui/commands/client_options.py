@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from fleet_tui.commands.output import warn
+from fleet_tui.commands.output import Output
 from fleet_tui.commands.target_options import add_repeatable
 from fleet_tui.envs.errors import EnvError
 from fleet_tui.target_argv import json_object
@@ -63,9 +63,12 @@ def elicit_from_args(args: argparse.Namespace) -> dict[str, Any] | None:
 class HeadlessAnswers:
     """The port a headless command answers servers with (`ServerRequests`), asking no one: the
     roots given, `--elicit` (or decline) for elicitations, decline for sampling; an OAuth
-    sign-in's URL is printed to be opened. Each request is told on stderr."""
+    sign-in's URL is printed to be opened. Each request is told on `out`'s stderr."""
 
-    def __init__(self, roots: list[str], elicit: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, roots: list[str], elicit: dict[str, Any] | None = None, *, out: Output | None = None
+    ) -> None:
+        self.out = out or Output()
         self.offered_roots = roots
         self.elicit_answer = elicit
         """The `--elicit` object, or None to decline."""
@@ -73,8 +76,8 @@ class HeadlessAnswers:
         """Why an `--elicit` answer was not sent (it broke the schema the server asked for)."""
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> HeadlessAnswers:
-        return cls(roots_from_args(args), elicit_from_args(args))
+    def from_args(cls, args: argparse.Namespace, out: Output) -> HeadlessAnswers:
+        return cls(roots_from_args(args), elicit_from_args(args), out=out)
 
     def roots(self) -> list[str]:
         return self.offered_roots
@@ -89,28 +92,28 @@ class HeadlessAnswers:
 
         asked = f"the server asks: {one_line(request.message, 300)}"
         if request.url_mode:
-            warn(f"{asked} (visit {one_line(request.url or '', 500)}); declined")
+            self.out.warn(f"{asked} (visit {one_line(request.url or '', 500)}); declined")
             return ElicitAnswer("decline")
         if self.elicit_answer is None:
-            warn(f"{asked}; declined (--elicit JSON answers it)")
+            self.out.warn(f"{asked}; declined (--elicit JSON answers it)")
             return ElicitAnswer("decline")
         from fleet_tui.forms.budget import complexity_note
         from fleet_tui.forms.typed_text import schema_errors
         from fleet_tui.forms.validation import error_line
 
         if (note := complexity_note(request.schema)) is not None:
-            warn(f"{asked}; accepted with --elicit, unchecked: {note}")
+            self.out.warn(f"{asked}; accepted with --elicit, unchecked: {note}")
             return ElicitAnswer("accept", self.elicit_answer)
         errors = schema_errors(request.schema, self.elicit_answer)
         if errors:
             self.problems.append("; ".join(map(error_line, errors)))
-            warn(f"{asked}; cancelled: --elicit does not match what it asks for")
+            self.out.warn(f"{asked}; cancelled: --elicit does not match what it asks for")
             return ElicitAnswer("cancel")
-        warn(f"{asked}; accepted with --elicit")
+        self.out.warn(f"{asked}; accepted with --elicit")
         return ElicitAnswer("accept", self.elicit_answer)
 
     async def sample(self, _request: SampleRequest) -> None:
-        warn("the server asks for a sampled message; declined (only the app can answer)")
+        self.out.warn("the server asks for a sampled message; declined (only the app can answer)")
 
     def check(self) -> None:
         """EnvError (exit 2) if an `--elicit` answer broke the schema a server asked for."""

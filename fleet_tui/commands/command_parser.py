@@ -6,7 +6,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
+
+
+class ParseError(Exception):
+    """A command line a parser made with `exit_on_error=False` cannot read."""
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -26,3 +30,10 @@ class CommandParser(argparse.ArgumentParser):
         if not self.intermixed or "--" in words:
             return super().parse_args(words, namespace)
         return self.parse_intermixed_args(words, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and exit, or (`exit_on_error=False`) raise ParseError, printing
+        nothing: a warm-session daemon reads a forwarded command line so."""
+        if not self.exit_on_error:
+            raise ParseError(message)
+        super().error(message)

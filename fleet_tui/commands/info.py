@@ -6,53 +6,64 @@ offered. An OpenEnv server: its WebSocket session with its tools, and its `/meta
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from fleet_tui.commands.client_options import roots_from_args
-from fleet_tui.commands.output import out, print_json
+from fleet_tui.commands.output import Output
 from fleet_tui.commands.tools import add_arguments as add_arguments
-from fleet_tui.commands.tools import run_answering_servers
-from fleet_tui.envs.base import EndpointStatus, Env
+from fleet_tui.commands.tools import answering_servers
+from fleet_tui.envs.base import EndpointStatus
 from fleet_tui.text import visible
+
+if TYPE_CHECKING:
+    from fleet_tui.controller import SessionController
 
 LABEL_WIDTH = 14
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.commands.state import description, description_lines
+    from fleet_tui.commands.lifecycle import run_on_session
+
+    out = Output(json=args.json)
+    roots = roots_from_args(args)
+
+    async def work(session: SessionController, out: Output) -> int:
+        return await show_info(session, out, roots)
+
+    return run_on_session(answering_servers(args, out, work), out)
+
+
+async def show_info(session: SessionController, out: Output, offered: list[str]) -> int:
+    from fleet_tui.commands.state import description_lines
     from fleet_tui.envs.server_requests import root_uris
 
-    async def work(env: Env) -> int:
-        openenv = env.info.kind == "openenv"
-        if openenv:
-            await env.list_tools()  # an OpenEnv session lists its tools only when asked
-        described = await description(env) if openenv else {}
-        endpoints = env.endpoints()
-        roots = root_uris(roots_from_args(args))
-        if args.json:
-            print_json(
-                {
-                    "endpoints": [status.model_dump(mode="json") for status in endpoints],
-                    "roots": roots,
-                    "warnings": env.warnings(),
-                    **described,
-                }
-            )
-            return 0
-        for endpoint in endpoints:
-            for line in endpoint_lines(endpoint):
-                out(line)
-            out()
-        if described:
-            out("Environment" + ("" if any(described.values()) else "  (no /metadata, /schema)"))
-            for line in description_lines(described):
-                out(f"  {line}")
-            out()
-        out("Roots offered")
-        for root in roots or ["(none: --root PATH offers one)"]:
-            out(f"  {visible(root)}")
+    openenv = session.info.kind == "openenv"
+    described = await session.description() if openenv else {}
+    endpoints = session.endpoints()
+    roots = root_uris(offered)
+    if out.json:
+        out.print_json(
+            {
+                "endpoints": [status.model_dump(mode="json") for status in endpoints],
+                "roots": roots,
+                "warnings": session.warnings(),
+                **described,
+            }
+        )
         return 0
-
-    return run_answering_servers(args, work)
+    for endpoint in endpoints:
+        for line in endpoint_lines(endpoint):
+            out.out(line)
+        out.out()
+    if described:
+        out.out("Environment" + ("" if any(described.values()) else "  (no /metadata, /schema)"))
+        for line in description_lines(described):
+            out.out(f"  {line}")
+        out.out()
+    out.out("Roots offered")
+    for root in roots or ["(none: --root PATH offers one)"]:
+        out.out(f"  {visible(root)}")
+    return 0
 
 
 def endpoint_lines(endpoint: EndpointStatus) -> list[str]:

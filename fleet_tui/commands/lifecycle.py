@@ -1,127 +1,119 @@
-"""Run a headless command on an env: connect, work, and always close — after an error, on
-Ctrl+C (asyncio.run cancels the main task) and on SIGTERM or SIGHUP (handled the same way here).
+"""Run a headless command on a session (`session_open.open_session`): connect, work, and always
+close — after an error, on Ctrl+C (asyncio.run cancels the main task) and on SIGTERM or SIGHUP
+(handled the same way here). A command is a `SessionCommand`: its work, `work(session, out)`,
+asks the session (`SessionController`) and writes to `out`; a warm-session daemon runs the
+same command on the session it holds open (`warm_daemon.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
+import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from fleet_tui.commands.output import err, warn
-from fleet_tui.envs.base import Env, EnvError, Progress
-from fleet_tui.envs.mcp_client import ClientHandlers
-from fleet_tui.envs.server_requests import ServerRequests
+from fleet_tui.commands.output import Output
+from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.stop_signals import stop_task_on_signals
 from fleet_tui.text import describe_error, flat
 
-Work = Callable[[Env], Awaitable[int]]
-WarmRunner = Callable[
-    [Target, Work, "ClientHandlers | None", "ServerRequests | None", "float | None"], int
-]
+if TYPE_CHECKING:
+    from fleet_tui.commands.server_output import ServerOutput
+    from fleet_tui.controller import SessionController
+    from fleet_tui.envs.server_requests import AnswersServers
+    from fleet_tui.session_records import SessionEvent
 
-warm_runner: WarmRunner | None = None
-"""Set in a warm-session daemon (`commands/warm_daemon.py`): runs the work on the env it
-holds open instead of connecting afresh."""
+Work = Callable[["SessionController", Output], Awaitable[int]]
 
 
-def run_on_env(
-    target: Target,
-    work: Work,
-    handlers: ClientHandlers | None = None,
-    requests: ServerRequests | None = None,
-    keep_warm: float | None = None,
-    env_options: dict[str, Any] | None = None,
-) -> int:
-    """Connect to `target`, run `work(env)`, close; returns the exit code. `handlers` hear what
-    the env's MCP servers send on their own (see `server_output`); `requests` answers what they
-    ask (default: no roots, elicitation and sampling declined). With
-    `keep_warm` (seconds), a warm-session daemon is left holding the target's session open
-    for the next command (`fleet_tui/warm`). `env_options` go to the adapter (`make_env`): an
-    OpenEnv session's first `seed`, say."""
-    if warm_runner is not None:
-        return warm_runner(target, work, handlers, requests, keep_warm)
-    code = asyncio.run(_run(target, work, handlers, requests, env_options or {}))
-    if keep_warm is not None:
+@dataclass
+class SessionCommand:
+    """What a headless command does on a session, and how the session is opened for it."""
+
+    target: Target
+    work: Work
+    answers: AnswersServers | None = None
+    """What servers that ask are answered (default: no roots, elicitation and sampling
+    declined)."""
+    server: ServerOutput | None = None
+    """What servers say on their own, shown (`--log-level`, `--trace`, a call's progress)."""
+    env_options: dict[str, Any] = field(default_factory=dict)
+    """For the adapter (`make_env`): an OpenEnv session's first `seed`, say."""
+    list_tools: bool = True
+    """False for commands that need no tools (listing is a step on an OpenEnv session)."""
+    keep_warm: float | None = None
+    """Seconds a warm-session daemon holds the target's session open for the next command
+    (`fleet_tui/warm`)."""
+
+    def listeners(self) -> list[Callable[[SessionEvent], None]]:
+        return [self.server.hear] if self.server is not None else []
+
+
+def run_on_session(command: SessionCommand, out: Output) -> int:
+    """Open a session on the command's target, run its work, close; returns the exit code.
+    With `keep_warm`, a warm-session daemon is left holding the target's session open."""
+    with command.server or contextlib.nullcontext():
+        code = asyncio.run(_run(command, out))
+    if command.keep_warm is not None:
         from fleet_tui.warm.start import kept_warm_note, start_daemon
 
-        if problem := start_daemon(target, keep_warm):
-            warn(problem)
+        if problem := start_daemon(command.target, command.keep_warm):
+            out.warn(problem)
         else:
-            err(kept_warm_note(keep_warm))
+            out.err(kept_warm_note(command.keep_warm))
     return code
 
 
-async def _run(
-    target: Target,
-    work: Work,
-    handlers: ClientHandlers | None,
-    requests: ServerRequests | None,
-    options: dict[str, Any],
-) -> int:
-    from fleet_tui.commands.client_options import HeadlessAnswers
-    from fleet_tui.envs.capabilities import HearsServer
-    from fleet_tui.envs.factory import make_env
-
+async def _run(command: SessionCommand, out: Output) -> int:
     with stop_task_on_signals() as stop:
-        # A stdio server's stderr goes to ours (the app keeps it for its endpoint view).
-        env = (
-            make_env(target, child_stderr=sys.stderr, **options)
-            if isinstance(target, McpTarget)
-            else make_env(target, **options)
-        )
-        if isinstance(env, HearsServer):
-            answers = requests or HeadlessAnswers([])
-            env.listen((handlers or ClientHandlers()).answer_with(answers))
         try:
-            return await connected_work(env, work, env.connect)
+            return await checked(_work_on_session(command, out))
         except asyncio.CancelledError:
             if stop.exit_code is None:
                 raise
-            err("fleet-tui: terminated")
+            out.err("fleet-tui: terminated")
             return stop.exit_code
-        finally:
-            warnings_before = set(env.warnings())
-            await env.close()
-            for warning in env.warnings():
-                if warning not in warnings_before:
-                    warn(warning)
-            _say_if_kept(env)
 
 
-async def connected_work(
-    env: Env, work: Work, connect: Callable[[Progress], Awaitable[None]]
-) -> int:
-    """`connect` (its progress on stderr), the env's warnings, then `work(env)`; an error
-    becomes one clean EnvError line (its text may come from the env)."""
+async def _work_on_session(command: SessionCommand, out: Output) -> int:
+    from fleet_tui.commands.client_options import HeadlessAnswers
+    from fleet_tui.session_open import open_session
+
+    async with open_session(
+        command.target,
+        command.answers or HeadlessAnswers([], out=out),
+        notes=out,
+        env_factory=_env_factory(command.env_options, out),
+        listeners=command.listeners(),
+        log_level=command.server.level if command.server is not None else None,
+        list_tools=command.list_tools,
+    ) as session:
+        return await command.work(session, out)
+
+
+def _env_factory(options: dict[str, Any], out: Output) -> Callable[[Target], Env]:
+    """`make_env` with the command's options; a stdio server's stderr goes to ours (the app
+    keeps it for its endpoint view)."""
+    from fleet_tui.envs.factory import make_env
+
+    def factory(target: Target) -> Env:
+        if isinstance(target, McpTarget):
+            return make_env(target, child_stderr=out.stderr, **options)
+        return make_env(target, **options)
+
+    return factory
+
+
+async def checked(work: Awaitable[int]) -> int:
+    """`work`'s exit code; an error becomes one clean EnvError line (its text may come from
+    the env)."""
     try:
-        await connect(err)
-        for warning in env.warnings():
-            warn(warning)
-        return await work(env)
+        return await work
     except BrokenPipeError:  # the reader of stdout went away (`| head`): cli.main ends quietly
         raise
     except EnvError as error:
         raise EnvError(flat(error.message), exit_code=error.exit_code) from None
     except Exception as error:
         raise EnvError(flat(f"unexpected error: {describe_error(error)}")) from None
-
-
-def _say_if_kept(env: Env) -> None:
-    info = env.info
-    if not (info.keep and info.created_here and info.instance_id):
-        return
-    if info.kind == "local":
-        warn(
-            f"instance {info.instance_id} lived on the embedded host, which stopped with this "
-            "command; to keep instances, run `fleet-tui local serve` and pass --base-url "
-            "(with FLEET_API_KEY set to the key it prints)"
-        )
-        return
-    where = f" --base-url {info.base_url}" if info.base_url else ""
-    err(
-        f"kept instance {info.instance_id}; attach with: fleet-tui --instance "
-        f"{info.instance_id}{where}"
-    )

@@ -5,14 +5,17 @@ error (exit code 2), the server's refusal exit code 1."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from fleet_tui.commands.blocks_output import add_media_option, block_json, print_block
-from fleet_tui.commands.output import out, print_json
-from fleet_tui.commands.resources import catalog_of
+from fleet_tui.commands.output import Output
+from fleet_tui.commands.resources import need_catalog
 from fleet_tui.commands.target_options import add_repeatable, target_from_args
-from fleet_tui.envs.base import Env
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments, key_value
+
+if TYPE_CHECKING:
+    from fleet_tui.controller import SessionController
 
 INTERMIXED = True
 """Options may come between the positionals (ENV_KEY and the name)."""
@@ -29,16 +32,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.commands.lifecycle import run_on_env
+    from fleet_tui.commands.lifecycle import SessionCommand, run_on_session
 
     arguments = dict(key_value(pair, "-a") for pair in args.pairs)
-    target = target_from_args(args)
+    out = Output(json=args.json)
 
-    async def work(env: Env) -> int:
-        result = await catalog_of(env).get_prompt(args.name, arguments)
+    async def work(session: SessionController, out: Output) -> int:
+        need_catalog(session)
+        result = await session.get_prompt(args.name, arguments)
         files = BlockFiles(args.save_media, args.name)
-        if args.json:
-            print_json(
+        if out.json:
+            out.print_json(
                 {
                     "prompt": result.name,
                     "description": result.description,
@@ -51,10 +55,10 @@ def run(args: argparse.Namespace) -> int:
             )
             return 0
         if result.description:
-            out(f"# {result.description}")
+            out.out(f"# {result.description}")
         for index, message in enumerate(result.messages):
-            out(f"[{message.role}]")
-            print_block(index, message.block, files)
+            out.out(f"[{message.role}]")
+            print_block(out, index, message.block, files)
         return 0
 
-    return run_on_env(target, work)
+    return run_on_session(SessionCommand(target_from_args(args), work, list_tools=False), out)

@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from fleet_tui.commands.blocks_output import add_media_option, block_json, print_block
-from fleet_tui.commands.output import print_json
-from fleet_tui.commands.resources import catalog_of
+from fleet_tui.commands.output import Output
+from fleet_tui.commands.resources import need_catalog
 from fleet_tui.commands.target_options import target_from_args
-from fleet_tui.envs.base import Env
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments
+
+if TYPE_CHECKING:
+    from fleet_tui.controller import SessionController
 
 INTERMIXED = True
 """Options may come between the positionals (ENV_KEY and the name)."""
@@ -25,15 +28,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.commands.lifecycle import run_on_env
+    from fleet_tui.commands.lifecycle import SessionCommand, run_on_session
 
-    target = target_from_args(args)
+    out = Output(json=args.json)
 
-    async def work(env: Env) -> int:
-        result = await catalog_of(env).read(args.uri)
+    async def work(session: SessionController, out: Output) -> int:
+        need_catalog(session)
+        result = await session.read_resource(args.uri)
         files = BlockFiles(args.save_media, args.uri.rsplit("/", 1)[-1] or "resource")
-        if args.json:
-            print_json(
+        if out.json:
+            out.print_json(
                 {
                     "uri": result.uri,
                     "endpoint": result.endpoint,
@@ -43,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             )
         else:
             for index, content in enumerate(result.contents):
-                print_block(index, content, files)
+                print_block(out, index, content, files)
         return 0
 
-    return run_on_env(target, work)
+    return run_on_session(SessionCommand(target_from_args(args), work, list_tools=False), out)

@@ -7,14 +7,17 @@ An OpenEnv session opens with a reset: that one, with the seed asked for, is the
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from fleet_tui.commands.blocks_output import add_media_option, print_block
-from fleet_tui.commands.output import err, out, print_json
+from fleet_tui.commands.output import Output
 from fleet_tui.commands.target_options import target_from_args
-from fleet_tui.envs.base import Env, ResetResult
 from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments
+
+if TYPE_CHECKING:
+    from fleet_tui.controller import SessionController
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,33 +28,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.commands.lifecycle import run_on_env
+    from fleet_tui.commands.lifecycle import SessionCommand, run_on_session
 
     target = target_from_args(args)
     opening_seed = {"seed": args.seed} if isinstance(target, OpenEnvTarget) else {}
+    out = Output(json=args.json)
 
-    async def work(env: Env) -> int:
-        result = opening_reset(env) or await env.reset(seed=args.seed)
-        if args.json:
-            print_json({"instance_id": env.info.instance_id, **result.model_dump(mode="json")})
+    async def work(session: SessionController, out: Output) -> int:
+        result = session.opening_reset or await session.reset_env(args.seed)
+        if out.json:
+            out.print_json(
+                {"instance_id": session.info.instance_id, **result.model_dump(mode="json")}
+            )
         else:
-            out(f"reset {'ok' if result.success else 'FAILED'}: {result.message}")
+            out.out(f"reset {'ok' if result.success else 'FAILED'}: {result.message}")
             if result.result is not None:
                 files = BlockFiles(args.save_media, "reset")
                 for index, block in enumerate(result.result.blocks):
-                    print_block(index, block, files)
+                    print_block(out, index, block, files)
         if not result.success:
-            err("fleet-tui: the reset failed")
+            out.err("fleet-tui: the reset failed")
             return 1
         return 0
 
-    return run_on_env(target, work, env_options=opening_seed)
-
-
-def opening_reset(env: Env) -> ResetResult | None:
-    """The reset an episodic env opened its session with, while no step followed it."""
-    from fleet_tui.envs.capabilities import Episodic
-
-    if isinstance(env, Episodic) and not env.stepped:
-        return env.last_reset
-    return None
+    command = SessionCommand(target, work, env_options=opening_seed, list_tools=False)
+    return run_on_session(command, out)

@@ -4,13 +4,16 @@ servers, each with the endpoint that serves it."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from fleet_tui.commands.output import out, print_json, table, warn
+from fleet_tui.commands.output import Output, table
 from fleet_tui.commands.target_options import target_from_args
-from fleet_tui.envs.base import Env, EnvError
-from fleet_tui.envs.mcp_catalog import McpCatalog
+from fleet_tui.envs.base import EnvError
 from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line, visible
+
+if TYPE_CHECKING:
+    from fleet_tui.controller import SessionController
 
 URI_LIMIT = 120
 """The URI column is wider than other tables' (a URI is what `read` takes); past it, `--json`."""
@@ -26,48 +29,49 @@ add_arguments = listing_arguments
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.commands.lifecycle import run_on_env
+    from fleet_tui.commands.lifecycle import SessionCommand, run_on_session
 
-    async def work(env: Env) -> int:
-        catalog = catalog_of(env)
-        resources = await catalog.resources()
-        templates = await catalog.templates()
-        warnings = resources.warnings + templates.warnings
-        if args.json:
-            print_json(
-                {
-                    "resources": [r.model_dump(mode="json") for r in resources.items],
-                    "templates": [t.model_dump(mode="json") for t in templates.items],
-                    "warnings": warnings,
-                }
-            )
-            return 0
-        for warning in warnings:
-            warn(warning)
-        if resources.items:
-            rows = [
-                [visible(r.uri), visible(r.mime_type or ""), one_line(r.name, 30)]
-                for r in resources.items
-            ]
-            out(table(rows, ["URI", "TYPE", "NAME"], column_limit=URI_LIMIT))
-            out()
-        if templates.items:
-            rows = [
-                [visible(t.uri_template), one_line(t.description or t.name, 60)]
-                for t in templates.items
-            ]
-            out(table(rows, ["TEMPLATE", "DESCRIPTION"]))
-            out()
-        out(f"{len(resources.items)} resources, {len(templates.items)} templates")
+    out = Output(json=args.json)
+    return run_on_session(
+        SessionCommand(target_from_args(args), show_resources, list_tools=False), out
+    )
+
+
+async def show_resources(session: SessionController, out: Output) -> int:
+    need_catalog(session)
+    resources, templates = await session.list_resources()
+    warnings = resources.warnings + templates.warnings
+    if out.json:
+        out.print_json(
+            {
+                "resources": [r.model_dump(mode="json") for r in resources.items],
+                "templates": [t.model_dump(mode="json") for t in templates.items],
+                "warnings": warnings,
+            }
+        )
         return 0
+    for warning in warnings:
+        out.warn(warning)
+    if resources.items:
+        rows = [
+            [visible(r.uri), visible(r.mime_type or ""), one_line(r.name, 30)]
+            for r in resources.items
+        ]
+        out.out(table(rows, ["URI", "TYPE", "NAME"], column_limit=URI_LIMIT))
+        out.out()
+    if templates.items:
+        rows = [
+            [visible(t.uri_template), one_line(t.description or t.name, 60)]
+            for t in templates.items
+        ]
+        out.out(table(rows, ["TEMPLATE", "DESCRIPTION"]))
+        out.out()
+    out.out(f"{len(resources.items)} resources, {len(templates.items)} templates")
+    return 0
 
-    return run_on_env(target_from_args(args), work)
 
-
-def catalog_of(env: Env) -> McpCatalog:
-    """The env's resources and prompts; EnvError (exit 2) for an env that does not speak MCP."""
-    from fleet_tui.envs.capabilities import ServesCatalog
-
-    if not isinstance(env, ServesCatalog):
-        raise EnvError(f"a {env.info.kind} target serves no MCP resources or prompts")
-    return env.catalog()
+def need_catalog(session: SessionController) -> None:
+    """EnvError (exit 2) for a session whose env does not speak MCP: it has no resources or
+    prompts."""
+    if not session.can_list_catalog:
+        raise EnvError(f"a {session.info.kind} target serves no MCP resources or prompts")

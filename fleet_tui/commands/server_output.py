@@ -16,17 +16,9 @@ from types import TracebackType
 from typing import IO, TextIO
 
 from fleet_tui.envs.base import EnvError
-from fleet_tui.envs.mcp_client import ClientHandlers
-from fleet_tui.envs.server_events import (
-    LEVELS,
-    ServerEvent,
-    ServerLog,
-    ToolProgress,
-    check_level,
-    level_rank,
-    listen_to_servers,
-)
-from fleet_tui.envs.traffic import TrafficEntry, listen_to_traffic
+from fleet_tui.envs.server_events import LEVELS, ServerLog, check_level, level_rank
+from fleet_tui.envs.traffic import TrafficEntry
+from fleet_tui.session_records import CallFinished, CallProgress, SessionEvent, Traffic
 from fleet_tui.text import clean, one_line
 
 BAR_WIDTH = 24
@@ -71,21 +63,18 @@ def progress_bar(progress: float, total: float | None, message: str | None) -> s
 
 
 class ServerOutput:
-    """Prints server events on `stream` (stderr) and writes the trace; `handlers` go to the env
-    before it connects. A context manager: leaving it closes the trace file."""
+    """Prints server events on `stream` (stderr) and writes the trace: a listener of the
+    session's events (`hear`); `level` is asked of the servers as they open. A context
+    manager: leaving it closes the trace file."""
 
     def __init__(
         self, level: str | None, stream: TextIO | None = None, trace: str | None = None
     ) -> None:
         self.level = level
         self.stream = stream or sys.stderr
-        self.handlers = ClientHandlers(log_level=level)
         self._bar_shown = False
-        listen_to_servers(self.handlers, self.show)
         self._trace: IO[str] | None = open_trace(trace) if trace else None
         self._traced_bytes = 0
-        if self._trace is not None:
-            listen_to_traffic(self.handlers, self.trace)
 
     def __enter__(self) -> ServerOutput:
         return self
@@ -122,8 +111,10 @@ class ServerOutput:
     def on_terminal(self) -> bool:
         return self.stream.isatty()
 
-    def show(self, event: ServerEvent) -> None:
-        if isinstance(event, ToolProgress):
+    def hear(self, event: SessionEvent) -> None:
+        """A session event: a call's progress (its bar ended when it finishes), a server's
+        log message, a message traced."""
+        if isinstance(event, CallProgress):
             line = progress_bar(event.progress, event.total, event.message)
             if self.on_terminal:
                 self._write(f"\r\x1b[2K{line}", end="")
@@ -134,6 +125,10 @@ class ServerOutput:
             self.end_bar()
             logger = f" {clean(event.logger)}:" if event.logger else ""
             self._write(f"[{clean(event.level)}]{logger} {clean(event.text())}")
+        elif isinstance(event, Traffic):
+            self.trace(event.entry)
+        elif isinstance(event, CallFinished):
+            self.end_bar()
 
     def wants(self, entry: ServerLog) -> bool:
         """Whether `--log-level` asked for this message."""

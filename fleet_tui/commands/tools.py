@@ -6,17 +6,18 @@ import argparse
 from typing import TYPE_CHECKING
 
 from fleet_tui.commands.client_options import HeadlessAnswers, add_root_argument
-from fleet_tui.commands.output import out, print_json, table
-from fleet_tui.commands.server_output import ServerOutput, add_server_arguments
+from fleet_tui.commands.output import Output, table
+from fleet_tui.commands.server_output import add_server_arguments
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.commands.warm import add_keep_warm_argument
-from fleet_tui.envs.base import EndpointStatus, Env, Tool
+from fleet_tui.envs.base import EndpointStatus, Tool
 from fleet_tui.envs.tool_hints import hint_words, task_note
 from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line, visible
 
 if TYPE_CHECKING:
-    from fleet_tui.commands.lifecycle import Work
+    from fleet_tui.commands.lifecycle import SessionCommand, Work
+    from fleet_tui.controller import SessionController
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,46 +28,60 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_keep_warm_argument(parser)
 
 
-def run_answering_servers(
-    args: argparse.Namespace, work: Work, keep_warm: float | None = None
-) -> int:
-    """Run `work` on the target, answering what its servers ask (`--root`) and showing what
-    they send (`--log-level`, `--trace`); shared with `info`. `keep_warm`: see `run_on_env`."""
-    from fleet_tui.commands.lifecycle import run_on_env
+def answering_servers(
+    args: argparse.Namespace,
+    out: Output,
+    work: Work,
+    *,
+    keep_warm: float | None = None,
+    answers: HeadlessAnswers | None = None,
+) -> SessionCommand:
+    """`work` on the target, answering what its servers ask (`--root`, or `answers`) and
+    showing what they send (`--log-level`, `--trace`); shared with `info` and `call`."""
+    from fleet_tui.commands.lifecycle import SessionCommand
+    from fleet_tui.commands.server_output import ServerOutput
 
-    answers = HeadlessAnswers.from_args(args)
+    answers = answers or HeadlessAnswers.from_args(args, out)
     target = target_from_args(args)
-    with ServerOutput(args.log_level, trace=args.trace) as server:
-        return run_on_env(target, work, server.handlers, answers, keep_warm=keep_warm)
+    server = ServerOutput(args.log_level, out.stderr, trace=args.trace)
+    return SessionCommand(target, work, answers, server, keep_warm=keep_warm)
+
+
+def session_command(args: argparse.Namespace, out: Output) -> SessionCommand:
+    return answering_servers(args, out, show_tools, keep_warm=args.keep_warm)
 
 
 def run(args: argparse.Namespace) -> int:
-    async def work(env: Env) -> int:
-        tools = await env.list_tools()
-        if args.json:
-            print_json(
-                {
-                    "tools": [tool.model_dump(mode="json") for tool in tools],
-                    "endpoints": [status.model_dump(mode="json") for status in env.endpoints()],
-                    "warnings": env.warnings(),
-                }
-            )
-            return 0
-        statuses = {status.url: status for status in env.endpoints()}
-        groups: dict[str, list[Tool]] = {url: [] for url in statuses}
-        for tool in tools:
-            groups.setdefault(tool.endpoint, []).append(tool)
-        for url, owned in groups.items():
-            out(f"{url or 'tools'}{endpoint_state(statuses.get(url), len(owned))}")
-            if owned:
-                rows = [[visible(tool.name), tool_line(tool)] for tool in owned]
-                for line in table(rows, ["TOOL", "DESCRIPTION"]).split("\n"):
-                    out(f"  {line}")
-            out()
-        out(f"{len(tools)} tools")
-        return 0
+    from fleet_tui.commands.lifecycle import run_on_session
 
-    return run_answering_servers(args, work, keep_warm=args.keep_warm)
+    out = Output(json=args.json)
+    return run_on_session(session_command(args, out), out)
+
+
+async def show_tools(session: SessionController, out: Output) -> int:
+    tools = session.tools
+    if out.json:
+        out.print_json(
+            {
+                "tools": [tool.model_dump(mode="json") for tool in tools],
+                "endpoints": [status.model_dump(mode="json") for status in session.endpoints()],
+                "warnings": session.warnings(),
+            }
+        )
+        return 0
+    statuses = {status.url: status for status in session.endpoints()}
+    groups: dict[str, list[Tool]] = {url: [] for url in statuses}
+    for tool in tools:
+        groups.setdefault(tool.endpoint, []).append(tool)
+    for url, owned in groups.items():
+        out.out(f"{url or 'tools'}{endpoint_state(statuses.get(url), len(owned))}")
+        if owned:
+            rows = [[visible(tool.name), tool_line(tool)] for tool in owned]
+            for line in table(rows, ["TOOL", "DESCRIPTION"]).split("\n"):
+                out.out(f"  {line}")
+        out.out()
+    out.out(f"{len(tools)} tools")
+    return 0
 
 
 def endpoint_state(status: EndpointStatus | None, owned: int) -> str:

@@ -11,12 +11,16 @@ Exit code 0 when the task passed, 1 when the verifier failed, raised or scored b
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from fleet_tui.commands.options import add_verifier_arguments
-from fleet_tui.commands.output import out, print_json
+from fleet_tui.commands.output import Output
 from fleet_tui.commands.target_options import has_target, target_from_args
-from fleet_tui.envs.base import Env, Verdict
+from fleet_tui.envs.base import Verdict
 from fleet_tui.target_argv import add_target_arguments
+
+if TYPE_CHECKING:
+    from fleet_tui.controller import SessionController
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,46 +33,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from fleet_tui.commands.lifecycle import run_on_env
+    from fleet_tui.commands.lifecycle import SessionCommand, run_on_session
     from fleet_tui.tasks.files import find_task, load_tasks
 
     task = find_task(load_tasks(args.tasks), args.task)
     if not has_target(args) and task.env_key:
         args.env_key = f"{task.env_key}:{task.version}" if task.version else task.env_key
     target = target_from_args(args)
+    out = Output(json=args.json)
 
-    async def work(env: Env) -> int:
-        from fleet_tui.tasks.verify import run_verifier
-
-        verdict = await run_verifier(
-            env,
-            task,
-            mode=args.verifier_mode,
-            final_answer=args.final_answer,
-            timeout_s=args.timeout,
+    async def work(session: SessionController, out: Output) -> int:
+        verdict = await session.verify(
+            task, mode=args.verifier_mode, final_answer=args.final_answer, timeout_s=args.timeout
         )
-        if args.json:
-            print_json(verdict.model_dump(mode="json"))
+        if out.json:
+            out.print_json(verdict.model_dump(mode="json"))
         else:
-            print_verdict(verdict)
+            print_verdict(out, verdict)
         return 0 if verdict.passed else 1
 
-    return run_on_env(target, work)
+    return run_on_session(SessionCommand(target, work, list_tools=False), out)
 
 
-def print_verdict(verdict: Verdict) -> None:
+def print_verdict(out: Output, verdict: Verdict) -> None:
     outcome = "PASSED" if verdict.passed else "FAILED"
     timing = f" in {verdict.execution_time_ms:.0f} ms" if verdict.execution_time_ms else ""
-    out(
+    out.out(
         f"task {verdict.task_key}: {outcome}  score={verdict.score}  "
         f"success={verdict.success}{timing}"
     )
     if verdict.stdout:
-        out("stdout:")
-        out(verdict.stdout.rstrip("\n"))
+        out.out("stdout:")
+        out.out(verdict.stdout.rstrip("\n"))
     if verdict.error_type or verdict.error_message:
-        out(f"error: {verdict.error_type or 'Error'}: {verdict.error_message or ''}")
+        out.out(f"error: {verdict.error_type or 'Error'}: {verdict.error_message or ''}")
     if verdict.traceback:
-        out("verifier traceback:")
+        out.out("verifier traceback:")
         for line in verdict.traceback.rstrip("\n").split("\n"):
-            out(f"  {line}")
+            out.out(f"  {line}")

@@ -1,17 +1,18 @@
 """The warm-session daemon (`fleet-tui warm serve`, started by `--keep-warm`): holds one MCP
 target's session open and runs the `call` and `tools` command lines forwarded to it
-(`warm/client.py`) on it, one at a time, as the command would run them itself: the same code,
-its stdout and stderr written back to the forwarding process as they are written (a command
-that comes while another runs is sent back to run on its own). It listens on a Unix socket
-only its owner can reach (0600, in a 0700 folder, the peer's uid checked), keeps the target's
-headers in memory only, and ends after `idle_s` seconds without a command, on
-`fleet-tui warm stop`, or on SIGTERM.
+(`warm/client.py`) on it, one at a time, as the command would run them itself: the same
+`SessionCommand` on its open session, on its own event loop, with an `Output` whose stdout and
+stderr are written back to the forwarding process as they are written (a command that comes
+while another runs is sent back to run on its own). It listens on a Unix socket only its owner
+can reach (0600, in a 0700 folder, the peer's uid checked), keeps the target's headers in
+memory only, and ends after `idle_s` seconds without a command, on `fleet-tui warm stop`, or on
+SIGTERM.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import concurrent.futures
 import contextlib
 import fcntl
 import hashlib
@@ -22,25 +23,24 @@ import os
 import signal
 import socket
 import struct
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from types import ModuleType
+from typing import IO, Any, TextIO, cast
 
-from fleet_tui.commands import command_module, command_parser, lifecycle, run_command
+from fleet_tui.commands import command_module, command_parser
 from fleet_tui.commands.client_options import HeadlessAnswers
-from fleet_tui.commands.output import err
+from fleet_tui.commands.command_parser import ParseError
+from fleet_tui.commands.lifecycle import SessionCommand, checked
+from fleet_tui.commands.output import Output
 from fleet_tui.commands.target_options import target_from_args
-from fleet_tui.envs.base import EnvError, Progress
-from fleet_tui.envs.mcp_client import ClientHandlers
-from fleet_tui.envs.mcp_union import McpEnv
-from fleet_tui.envs.server_requests import (
-    ElicitAnswer,
-    ElicitRequest,
-    SampleRequest,
-    ServerRequests,
-)
+from fleet_tui.controller import SessionController
+from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
 from fleet_tui.envs.targets import McpTarget, Target
+from fleet_tui.session_open import connect, open_session
+from fleet_tui.session_records import SessionEvent
 from fleet_tui.warm.client import WARM_COMMANDS
 from fleet_tui.warm.start import kept_warm_note
 
@@ -52,12 +52,14 @@ def encoded(message: dict[str, Any]) -> bytes:
     return json.dumps(message).encode() + b"\n"
 
 
-class Relay(io.TextIOBase):
-    """Stands in for stdout or stderr while a command runs: what is written goes to `send` as
-    `{"o": number, "t": text}`; it is a terminal, and has the encoding, that the forwarding
-    process's stream has."""
+class ClientStream(io.TextIOBase):
+    """The forwarding process's stdout or stderr, for a command's `Output`: what is written
+    goes to `send` as `{"o": number, "t": text}`; it is a terminal, and has the encoding, that
+    the forwarding process's stream has."""
 
-    def __init__(self, number: int, send: Any, described: dict[str, Any]) -> None:
+    def __init__(
+        self, number: int, send: Callable[[dict[str, Any]], None], described: dict[str, Any]
+    ) -> None:
         self._number, self._send = number, send
         self._tty = bool(described.get("tty"))
         self._encoding = str(described.get("encoding") or "utf-8")
@@ -84,34 +86,39 @@ class Relay(io.TextIOBase):
 
 
 class Switchboard:
-    """The session's handlers for what servers send, and its port for what they ask: they go
-    to the handlers and the answers of the command being served (between commands, requests
-    are declined, notifications dropped)."""
+    """The session's port for what servers ask, its listener and where its notes go: each to
+    the command being served, its answers, listeners and output (between commands, requests
+    are declined, events and notes dropped)."""
 
     def __init__(self) -> None:
-        self.current: ClientHandlers | None = None
-        self.answers: ServerRequests | None = None
+        self.command: SessionCommand | None = None
+        self.out: Output | None = None
         self.idle = HeadlessAnswers([])  # no roots unless a command gives some
-        self.handlers = ClientHandlers(
-            on_notification=[self._notification], on_progress=[self._progress]
-        ).answer_with(self)
 
-    def _now(self) -> ServerRequests:
-        return self.answers or self.idle
+    def serve(self, command: SessionCommand | None, out: Output | None) -> None:
+        self.command, self.out = command, out
 
-    def _notification(self, url: str, message: Any) -> None:
-        for handler in self.current.on_notification if self.current else []:
-            handler(url, message)
+    def _now(self) -> HeadlessAnswers:
+        answers = self.command.answers if self.command is not None else None
+        return answers if isinstance(answers, HeadlessAnswers) else self.idle
 
-    def _progress(self, *report: Any) -> None:
-        for handler in self.current.on_progress if self.current else []:
-            handler(*report)
+    def hear(self, event: SessionEvent) -> None:
+        for listener in self.command.listeners() if self.command is not None else []:
+            listener(event)
+
+    def err(self, text: str) -> None:
+        if self.out is not None:
+            self.out.err(text)
+
+    def warn(self, text: str) -> None:
+        if self.out is not None:
+            self.out.warn(text)
 
     async def elicit(self, request: ElicitRequest) -> ElicitAnswer:
         return await self._now().elicit(request)
 
-    async def sample(self, request: SampleRequest) -> str | None:
-        return await self._now().sample(request)
+    async def sample(self, request: SampleRequest) -> None:
+        await self._now().sample(request)
 
     def roots(self) -> list[str]:
         return self._now().roots()
@@ -137,46 +144,43 @@ class WarmDaemon:
     def __init__(self, target: McpTarget, cwd: str, idle_s: float, path: Path, lock: IO[str]):
         self.target, self.cwd, self.idle_s, self.path, self._lock = target, cwd, idle_s, path, lock
         self.switchboard = Switchboard()
-        self.env = McpEnv(target)
-        self.env.listen(self.switchboard.handlers)
+        self.session: SessionController | None = None
         self.served = 0
         self.last_used = time.monotonic()
         self._busy = False
         self._turn = asyncio.Lock()
         self._stopping = asyncio.Event()
-        self._current: concurrent.futures.Future[int] | None = None
         self._bound = -1
         """The inode of the socket this daemon bound."""
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def run(self) -> int:
         """Connect, then serve until idle or stopped; 1 when the target cannot be reached."""
-        self._loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
-            self._loop.add_signal_handler(signum, self._stopping.set)
-        try:
-            await self.env.connect()
-        except Exception:
-            await self.env.close()
-            return 1
-        lifecycle.warm_runner = self.run_work
-        umask = os.umask(0o177)  # the socket: 0600
-        try:
-            with contextlib.suppress(FileNotFoundError):
-                self.path.unlink()
-            server = await asyncio.start_unix_server(
-                self.answer, path=str(self.path), limit=MAX_REQUEST_BYTES
-            )
-        finally:
-            os.umask(umask)
-        self._bound = self.path.stat().st_ino
-        self.last_used = time.monotonic()  # idle from now on, however long connecting took
-        try:
-            await self._until_idle()
-        finally:
-            server.close()
-            self._give_way()
-            await self.env.close()
+            loop.add_signal_handler(signum, self._stopping.set)
+        async with contextlib.AsyncExitStack() as stack:
+            board = self.switchboard
+            opening = open_session(self.target, board, notes=board, listeners=[board.hear])
+            try:
+                self.session = await stack.enter_async_context(opening)
+            except Exception:
+                return 1
+            umask = os.umask(0o177)  # the socket: 0600
+            try:
+                with contextlib.suppress(FileNotFoundError):
+                    self.path.unlink()
+                server = await asyncio.start_unix_server(
+                    self.answer, path=str(self.path), limit=MAX_REQUEST_BYTES
+                )
+            finally:
+                os.umask(umask)
+            self._bound = self.path.stat().st_ino
+            self.last_used = time.monotonic()  # idle from now on, however long connecting took
+            try:
+                await self._until_idle()
+            finally:
+                server.close()
+                self._give_way()
         return 0
 
     async def _until_idle(self) -> None:
@@ -235,38 +239,68 @@ class WarmDaemon:
     async def serve(
         self, request: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
-        """Run one forwarded command line, or tell the client to run it itself."""
+        """Run one forwarded command line, or tell the client to run it itself; the client
+        leaving (Ctrl+C, a signal) stops the command."""
         parsed = self.servable(request)
         if parsed is None:
             writer.write(encoded({"cold": True}))
             return
         writer.write(encoded({"accepted": True}))
-        loop = asyncio.get_running_loop()
+        module, args = parsed
 
         def send(message: dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(writer.write, encoded(message))
+            writer.write(encoded(message))
 
-        out, err = request["streams"]
-        saved = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = Relay(1, send, out), Relay(2, send, err)
-        try:
-            job = asyncio.ensure_future(asyncio.to_thread(run_command, *parsed))
-            gone = asyncio.ensure_future(reader.read(1))  # the client leaves (Ctrl+C): stop
-            await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
-            if not job.done():
-                if self._current is not None:
-                    self._current.cancel()
-                with contextlib.suppress(BaseException):
-                    await job
-                return
-            gone.cancel()
-            code = job.result()
-        finally:
-            sys.stdout, sys.stderr = saved
+        described_stdout, described_stderr = request["streams"]
+        stdout = cast(TextIO, ClientStream(1, send, described_stdout))  # written as print does
+        stderr = cast(TextIO, ClientStream(2, send, described_stderr))
+        out = Output(stdout, stderr, json=args.json)
+        job = asyncio.ensure_future(self.run_forwarded(module, args, out))
+        gone = asyncio.ensure_future(reader.read(1))
+        await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if not job.done():
+            job.cancel()
+            with contextlib.suppress(BaseException):
+                await job
+            return
+        gone.cancel()
         self.served += 1
-        writer.write(encoded({"exit": code}))
+        writer.write(encoded({"exit": job.result()}))
 
-    def servable(self, request: dict[str, Any]) -> tuple[Any, Any] | None:
+    async def run_forwarded(self, module: ModuleType, args: argparse.Namespace, out: Output) -> int:
+        """The command's exit code, run on the open session as it would run on its own: the
+        session reopened (its progress lines), then its work; its errors told on `out`."""
+        assert self.session is not None
+        try:
+            command: SessionCommand = module.session_command(args, out)
+            with command.server or contextlib.nullcontext():
+                self.switchboard.serve(command, out)
+                try:
+                    code = await checked(self._reopened_work(self.session, command, out))
+                finally:
+                    self.switchboard.serve(None, None)
+        except EnvError as error:
+            return out.failure(error)
+        if command.keep_warm is not None:  # as a cold run with --keep-warm would leave a daemon
+            self.idle_s = command.keep_warm
+            out.err(kept_warm_note(command.keep_warm))
+        return code
+
+    @staticmethod
+    async def _reopened_work(
+        session: SessionController, command: SessionCommand, out: Output
+    ) -> int:
+        """What connecting does for a fresh command (the same progress lines): endpoints that
+        went down are opened again, and the tools listed afresh; then the work, whose records
+        the session does not keep (it may serve commands for hours)."""
+        session.start_connecting(reopen=True)
+        await connect(session, out)
+        try:
+            return await command.work(session, out)
+        finally:
+            session.forget_records()
+
+    def servable(self, request: dict[str, Any]) -> tuple[ModuleType, argparse.Namespace] | None:
         """(the command's module, its parsed arguments) when this daemon can run the command
         line as the command would: `call` or `tools` on this very target (URLs and headers)
         from the same directory, without `--log-level` or `--trace` (they concern the
@@ -274,15 +308,11 @@ class WarmDaemon:
         argv = request.get("argv") or [""]
         if argv[0] not in WARM_COMMANDS or request.get("cwd") != self.cwd:
             return None
-        parser = command_parser(argv[0])
+        parser = command_parser(argv[0], forwarded=True)
         try:
-            with (
-                contextlib.redirect_stdout(io.StringIO()),
-                contextlib.redirect_stderr(io.StringIO()),
-            ):
-                args = parser.parse_args(argv[1:])
+            args = parser.parse_args(argv[1:])
             target = target_from_args(args)
-        except (SystemExit, EnvError):  # the command run cold says what is wrong
+        except (ParseError, argparse.ArgumentError, EnvError):  # run cold, it says what is wrong
             return None
         if args.log_level is not None or args.trace is not None or not self.serves(target):
             return None
@@ -297,47 +327,6 @@ class WarmDaemon:
                 headers_digest(target.headers), headers_digest(self.target.headers)
             )
         )
-
-    def run_work(
-        self,
-        target: Target,
-        work: lifecycle.Work,
-        handlers: ClientHandlers | None,
-        requests: ServerRequests | None,
-        keep_warm: float | None,
-    ) -> int:
-        """`lifecycle.warm_runner`: run `work` on the open session (called in the command's
-        thread; the work runs on the daemon's event loop)."""
-        assert self._loop is not None
-        self._current = asyncio.run_coroutine_threadsafe(
-            self._work(work, handlers, requests), self._loop
-        )
-        try:
-            code = self._current.result()
-        except concurrent.futures.CancelledError:
-            raise KeyboardInterrupt from None
-        if keep_warm is not None:  # as a cold run with --keep-warm would leave a daemon
-            self.idle_s = keep_warm
-            err(kept_warm_note(keep_warm))
-        return code
-
-    async def _work(
-        self,
-        work: lifecycle.Work,
-        handlers: ClientHandlers | None,
-        requests: ServerRequests | None,
-    ) -> int:
-        self.switchboard.current, self.switchboard.answers = handlers, requests
-        try:
-            return await lifecycle.connected_work(self.env, work, self._reconnect)
-        finally:
-            self.switchboard.current, self.switchboard.answers = None, None
-
-    async def _reconnect(self, progress: Progress) -> None:
-        """What connecting does for a fresh command (the same progress lines): endpoints that
-        went down are opened again, and the tools listed afresh."""
-        await self.env.union.connect(progress, keep_open=True)
-        await self.env.union.list_tools(refresh=True)
 
 
 def take_lock(path: Path) -> IO[str] | None:

@@ -103,10 +103,9 @@ class McpUnion:
         await self._open(self._endpoints, progress, keep_open=keep_open)
 
     async def reconnect(self, progress: Progress | None = None) -> None:
-        """Reopen the endpoints that are down, then list tools again."""
-        down = [endpoint for endpoint in self._endpoints if not endpoint.is_up]
-        if down:
-            await self._open(down, progress)
+        """Reopen the endpoints that are down (saying so as connecting does), then list tools
+        again."""
+        await self.connect(progress, keep_open=True)
         await self.list_tools(refresh=True)
 
     async def _open(
