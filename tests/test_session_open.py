@@ -13,10 +13,11 @@ import pytest
 from fleet_tui.commands import command_parser
 from fleet_tui.commands.command_parser import ParseError
 from fleet_tui.commands.output import Output
-from fleet_tui.controller import CallStatus, EnvClosed, SessionController, SessionEvent
+from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.session_open import open_session
+from fleet_tui.session_records import CallStatus, EnvClosed, SessionEvent
 from tests.fixtures.mcp_servers import ServedMcp
 
 
