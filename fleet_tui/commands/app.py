@@ -7,7 +7,11 @@ import os
 import sys
 from typing import Any
 
-from fleet_tui.commands.client_options import add_root_argument, roots_from_args
+from fleet_tui.commands.client_options import (
+    add_root_argument,
+    add_timeout_argument,
+    roots_from_args,
+)
 from fleet_tui.commands.local import token_text
 from fleet_tui.commands.target_options import has_target, target_from_args
 from fleet_tui.envs.errors import EnvError
@@ -27,6 +31,7 @@ usage: fleet-tui demo                  try it on the bundled computer-use env, w
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
     add_root_argument(parser)
+    add_timeout_argument(parser)
     add_image_backend_argument(parser)
     add_task_arguments(parser)
     add_agent_arguments(parser)

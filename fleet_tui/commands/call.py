@@ -24,6 +24,7 @@ from fleet_tui.commands.client_options import (
     HeadlessAnswers,
     add_elicit_argument,
     add_root_argument,
+    add_timeout_argument,
 )
 from fleet_tui.commands.output import Output
 from fleet_tui.commands.server_output import add_server_arguments
@@ -37,6 +38,7 @@ from fleet_tui.envs.base import (
     Tool,
     ToolResult,
 )
+from fleet_tui.envs.call_clock import call_limit
 from fleet_tui.envs.tool_hints import is_destructive
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments, json_object, key_value
@@ -84,6 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_server_arguments(parser)
     add_elicit_argument(parser)
     add_root_argument(parser)
+    add_timeout_argument(parser)
     add_keep_warm_argument(parser)
 
 
@@ -165,7 +168,8 @@ async def make_call(
         out.err(f"fleet-tui: {visible(args.tool)} was not called")
         return 1
     acted_on = session.opening_reset
-    result = await session.call_tool(args.tool, arguments)
+    with call_limit(args.timeout):
+        result = await session.call_tool(args.tool, arguments)
     answers.check()
     for warning in output_warnings(tools, args.tool, result):
         out.warn(warning)

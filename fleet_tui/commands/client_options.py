@@ -43,6 +43,30 @@ def add_elicit_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
+    from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
+
+    parser.add_argument(
+        "--timeout",
+        type=timeout_seconds,
+        default=DEFAULT_CALL_TIMEOUT_S,
+        metavar="SECONDS",
+        help="cancel a tool call (the server is told) after this long without an answer or a "
+        f"progress report; each report restarts the clock (default: {DEFAULT_CALL_TIMEOUT_S:g}; "
+        "0: no limit)",
+    )
+
+
+def timeout_seconds(text: str) -> float | None:
+    """`--timeout`'s value (None: no limit); argparse says what is wrong with a bad one."""
+    from fleet_tui.envs.call_clock import parse_timeout
+
+    try:
+        return parse_timeout(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def roots_from_args(args: argparse.Namespace) -> list[str]:
     """The root directories to offer; EnvError (exit 2) for one that is not a directory."""
     from fleet_tui.envs.server_requests import root_problem

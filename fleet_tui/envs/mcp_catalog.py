@@ -255,7 +255,7 @@ class McpCatalog:
         self,
         endpoint: McpEndpoint,
         make: Callable[[ClientSession], Awaitable[T]],
-        timeout: float,
+        timeout: float | None,
         what: str,
     ) -> T:
         """One request, its failures as an EnvError in plain words."""
@@ -268,7 +268,7 @@ class McpCatalog:
                 f"{what}: the server answered: {visible(error.message)}", exit_code=1
             ) from None
         except TimeoutError:
-            raise EnvError(f"{what}: no answer within {timeout:g}s") from None
+            raise EnvError(f"{what}: no answer within {timeout or 0:g}s") from None
         except Exception as error:
             raise EnvError(f"{what} failed: {failure(error)}") from None
 

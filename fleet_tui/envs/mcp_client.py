@@ -89,10 +89,15 @@ class ClientHandlers:
         self.sign_in = requests.sign_in if isinstance(requests, SignsIn) else None
         return self
 
-    def progress_callback(self, url: str, tool: str) -> Progress:
-        """The progress callback for one tools/call (given always, so a progressToken is sent)."""
+    def progress_callback(
+        self, url: str, tool: str, heard: Callable[[], None] | None = None
+    ) -> Progress:
+        """The progress callback for one tools/call (given always, so a progressToken is sent);
+        `heard` is told of each report first (it restarts the call's clock)."""
 
         async def report(progress: float, total: float | None, message: str | None) -> None:
+            if heard is not None:
+                heard()
             for handler in self.on_progress:
                 handler(url, tool, progress, total, message)
 

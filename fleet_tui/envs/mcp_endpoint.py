@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 from fleet_tui.envs.base import EndpointState, EndpointStatus
+from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S, ProgressClock
 from fleet_tui.envs.errors import is_retryable
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_transports import EndpointSpec, Transport
@@ -44,7 +45,9 @@ class Timeouts:
 
     connect: float = 20.0
     list: float = 30.0
-    call: float = 300.0
+    call: float | None = DEFAULT_CALL_TIMEOUT_S
+    """How long a call may go without an answer or a progress report (None: no limit); a call
+    may choose its own (envs/call_clock.py)."""
     close: float = 5.0
     ping: float | None = 15.0
     """How often an idle connection is checked, so a dead server shows as down (None: never)."""
@@ -174,17 +177,27 @@ class McpEndpoint:
         finally:
             connected.cancel()
 
-    async def _first_of(self, waits: set[asyncio.Future[Any]], timeout: float) -> set[Any]:
-        """Those of `waits` done once the first is, waiting up to `timeout` of time in which
-        no person was asked to sign in (the server may ask in the middle of any request);
-        empty past it."""
+    async def _first_of(
+        self,
+        waits: set[asyncio.Future[Any]],
+        timeout: float | None,
+        clock: ProgressClock | None = None,
+    ) -> set[Any]:
+        """Those of `waits` done once the first is; empty once `timeout` seconds passed with no
+        sign of life (None: never). A person asked to sign in (the server may ask in the
+        middle of any request) or, with a `clock`, a progress report restarts the count."""
+        since = time.monotonic()
         while True:
-            started = time.monotonic()
-            done, _ = await asyncio.wait(
-                waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-            if done or self._sign_in is None or not self._sign_in.asked_since(started):
+            left = None if timeout is None else max(0.0, since + timeout - time.monotonic())
+            done, _ = await asyncio.wait(waits, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            if done:
                 return done
+            restarted = clock.last_heard if clock is not None else since
+            if self._sign_in is not None and self._sign_in.asked_since(since):
+                restarted = time.monotonic()
+            if restarted <= since:
+                return done
+            since = restarted
 
     def _auth(self) -> SignInAuth | None:
         """The OAuth flow for an HTTP endpoint, when the session can ask a person to sign in
@@ -274,8 +287,15 @@ class McpEndpoint:
                         f"no answer to a ping within {self.timeouts.list:g}s"
                     ) from None
 
-    async def request(self, make: Callable[[ClientSession], Awaitable[T]], timeout: float) -> T:
-        """Run one request on the session, failing fast if the connection dies meanwhile.
+    async def request(
+        self,
+        make: Callable[[ClientSession], Awaitable[T]],
+        timeout: float | None,
+        clock: ProgressClock | None = None,
+    ) -> T:
+        """Run one request on the session, failing fast if the connection dies meanwhile; past
+        `timeout` seconds of silence (restarted by the `clock`'s progress) it is cancelled,
+        which the SDK tells the server (`notifications/cancelled`).
 
         Raises EndpointDown (connection gone), NoAnswer (this request lost, connection fine),
         UnreadableReply (this reply unusable), TimeoutError, or what the request raised.
@@ -287,7 +307,7 @@ class McpEndpoint:
             raise EndpointDown(self.status.error or "not connected")
         call = asyncio.ensure_future(make(session))
         try:
-            done = await self._first_of({call, owner}, timeout)
+            done = await self._first_of({call, owner}, timeout, clock)
         finally:
             if not call.done():
                 call.cancel()
@@ -313,7 +333,7 @@ class McpEndpoint:
                 raise EndpointDown(self._failure or str(lost)) from error
         if owner in done:
             raise EndpointDown(self._failure or "connection closed")
-        raise TimeoutError(f"no answer within {timeout:g}s")
+        raise TimeoutError(f"no answer within {timeout or 0:g}s")
 
     async def _answers_ping(self, session: ClientSession) -> bool:
         """Whether the connection still carries requests (a ping within a few seconds)."""

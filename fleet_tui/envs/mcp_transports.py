@@ -141,8 +141,9 @@ def http_client(
     )
     if event_limit is not None:
         transport = EventCappedTransport(transport, event_limit)
-    # The mcp transports' own defaults: a response stream may stay quiet for minutes.
-    timeout = timeout or httpx2.Timeout(30.0, read=300.0)
+    # A response stream may stay quiet as long as the call's own limit allows (call_clock.py),
+    # which the request bounds itself: no second, hidden cap on reading.
+    timeout = timeout or httpx2.Timeout(30.0, read=None)
     return httpx2.AsyncClient(headers=headers, timeout=timeout, transport=transport, auth=auth)
 
 

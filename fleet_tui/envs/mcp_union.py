@@ -24,6 +24,7 @@ from fleet_tui.envs.base import (
     ToolConflict,
     ToolResult,
 )
+from fleet_tui.envs.call_clock import ProgressClock, chosen_limit, describe_limit
 from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_endpoint import (
@@ -261,10 +262,12 @@ class McpUnion:
                 f"({visible(tool.broken)})"
             )
         started = time.monotonic()
+        limit = chosen_limit(self.timeouts.call)
+        clock = ProgressClock()
         try:
-            progress = self.handlers.progress_callback(endpoint.url, name)
+            progress = self.handlers.progress_callback(endpoint.url, name, clock.heard)
             result = await endpoint.request(
-                tool_call(owner.server_name, arguments, progress), self.timeouts.call
+                tool_call(owner.server_name, arguments, progress), limit, clock
             )
         except EndpointDown as error:
             raise EnvError(
@@ -291,8 +294,9 @@ class McpUnion:
             )
         except TimeoutError:
             raise EnvError(
-                f"tool {name!r} gave no answer within {self.timeouts.call:g}s; it may still have "
-                "run on the server (not retried)"
+                f"tool {name!r} was cancelled after {describe_limit(limit)} (the call's time "
+                "limit, which each progress report restarts); the server was told to stop, and "
+                "it may have done part of the work (not retried)"
             ) from None
         except MCPError as error:  # -32042 also lists pages to open: its text names them
             pages = pages_to_visit(error.code, error.data)

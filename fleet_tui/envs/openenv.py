@@ -45,6 +45,7 @@ from fleet_tui.envs.base import (
     Tool,
     ToolResult,
 )
+from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S, chosen_limit
 from fleet_tui.envs.openenv_http import OpenEnvHttp, detail_of
 from fleet_tui.envs.openenv_results import (
     error_of,
@@ -78,7 +79,7 @@ class OpenEnvEnv:
         seed: int | None = None,
         split: str | None = None,
         index: int | None = None,
-        timeout_s: float = 300.0,
+        timeout_s: float = DEFAULT_CALL_TIMEOUT_S,
     ) -> None:
         if (split is None) != (index is None):
             raise EnvError("give both a split and a task index, or neither")
@@ -341,7 +342,7 @@ class OpenEnvEnv:
                     # A server that refuses the session says why, then closes: read that first.
                     await socket.send(sent)
                     self._tap("out", sent)
-                async with asyncio.timeout(self._timeout_s):
+                async with asyncio.timeout(chosen_limit(self._timeout_s)):
                     text = await socket.recv()
             except (websockets.ConnectionClosed, OSError, TimeoutError) as error:
                 await self._lose_socket(error)

@@ -50,6 +50,7 @@ from fleet_tui.controller import (
     Traffic,
 )
 from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
+from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import Target
@@ -128,10 +129,13 @@ class FleetTuiApp(
         image_folder: Path | None = None,
         roots: list[str] | None = None,
         preferences: Preferences | None = None,
+        timeout_s: float | None = DEFAULT_CALL_TIMEOUT_S,
     ) -> None:
         super().__init__()
         self.preferences = preferences or Preferences()
         """What is remembered between runs (the sidebar's width); by default, for this run."""
+        self.first_timeout = timeout_s
+        """A call's time limit until the tool panel's field changes it (`--timeout`)."""
         self.controller = SessionController(
             target, env_factory, self.server_answers(roots), recorder=recorder
         )
@@ -180,7 +184,7 @@ class FleetTuiApp(
                 with TabPane("Proto", id="pane-protocol"):
                     yield self.protocol_pane
             with Vertical(id="work"):
-                yield ToolPanel(id="tool-panel")
+                yield ToolPanel(id="tool-panel", timeout_s=self.first_timeout)
                 yield ResultView(id="result")
             yield ScreenshotPane(id="screenshot-pane")
         yield ProgressPanel(id="progress")

@@ -11,6 +11,7 @@ from textual.css.query import NoMatches
 
 from fleet_tui.controller import CallRecord, CallStatus
 from fleet_tui.envs.base import ToolResult
+from fleet_tui.envs.call_clock import call_limit
 from fleet_tui.envs.pages_to_visit import pages_of
 from fleet_tui.envs.tool_hints import is_destructive
 from fleet_tui.text import describe_error, name_line, one_line, visible
@@ -50,6 +51,7 @@ class CallActions(AppPart):
             return
         try:
             arguments = panel.arguments()
+            panel.call_timeout()
         except ValueError as error:
             self.notify(one_line(str(error), 300), severity="error", markup=False)
             return
@@ -110,8 +112,15 @@ class CallActions(AppPart):
             await self.run_call(queued)
 
     async def run_call(self, record: CallRecord) -> None:
-        """Make the call of `record` and show its result (and screenshot)."""
-        await self.show_call(record, await self.controller.call(record))
+        """Make the call of `record`, within the panel's time limit (the default when the
+        field holds none), and show its result (and screenshot)."""
+        try:
+            limit = self.tool_panel.call_timeout()
+        except ValueError:
+            limit = self.tool_panel.first_timeout
+        with call_limit(limit):
+            result = await self.controller.call(record)
+        await self.show_call(record, result)
 
     async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
         """Show a finished call's result (or why it has none), and its screenshot."""

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.targets import Target
 from fleet_tui.stop_signals import stop_on_signals
@@ -40,6 +41,7 @@ def run_app(target: Target, args: Any = None) -> int:
         image_folder=features.images_folder,
         roots=getattr(args, "roots", None),
         preferences=Preferences(preferences_path()),
+        timeout_s=getattr(args, "timeout", DEFAULT_CALL_TIMEOUT_S),
     )
     if typed := terminal_probe.typed_meanwhile():
         app.extensions.append(lambda app: take_keys(app, typed))

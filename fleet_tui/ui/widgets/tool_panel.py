@@ -15,9 +15,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, ProgressBar, Static, TextArea
+from textual.widgets import Button, Input, ProgressBar, Static, TextArea
 
 from fleet_tui.envs.base import Tool
+from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S, parse_timeout
 from fleet_tui.envs.tool_hints import header_line
 from fleet_tui.forms import FieldError, build_form
 from fleet_tui.forms.typed_values import parse_json
@@ -111,8 +112,12 @@ class ToolPanel(Vertical):
     class CallRequested(Message):
         """The user asked to call the current tool with the form's arguments."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(
+        self, *, id: str | None = None, timeout_s: float | None = DEFAULT_CALL_TIMEOUT_S
+    ) -> None:
         super().__init__(id=id)
+        self.first_timeout = timeout_s
+        """The call's time limit the panel starts with (`--timeout`)."""
         self.tool: Tool | None = None
         self.form: ToolForm | RawJsonForm | None = None
         self.release_held: Callable[[], None] | None = None
@@ -129,6 +134,15 @@ class ToolPanel(Vertical):
         with Horizontal(id="tool-actions"):
             yield Button("Call", id="call-button", variant="primary", disabled=True)
             yield Button("Copy as command", id="copy-button", disabled=True)
+            yield Static("Timeout s", id="call-timeout-label")
+            yield Input(
+                "" if self.first_timeout is None else f"{self.first_timeout:g}",
+                placeholder="none",
+                id="call-timeout",
+                tooltip="Cancel the call after this many seconds without an answer or a "
+                "progress report (each report restarts the clock); empty or 0: no limit",
+                compact=True,
+            )
             yield Static("", id="call-state", markup=False)
 
     async def show_tool(self, tool: Tool, arguments: dict[str, Any] | None = None) -> None:
@@ -189,6 +203,16 @@ class ToolPanel(Vertical):
         except ValueError:
             self.form.point_at_problem()
             raise
+
+    def call_timeout(self) -> float | None:
+        """The call's time limit typed in the panel (None: no limit); ValueError, with the
+        field focused, when it is not one."""
+        field = self.query_one("#call-timeout", Input)
+        try:
+            return parse_timeout(field.value)
+        except ValueError as error:
+            field.focus()
+            raise ValueError(f"Timeout: {error}") from None
 
     def problems(self) -> list[str]:
         return form_errors(self.form) if self.form is not None else []
