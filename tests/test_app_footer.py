@@ -1,5 +1,7 @@
 """The footer fits 120 columns whatever has focus (every key stays in F1 help and the palette),
-and 80 columns in its compact look (without the palette's hint, which F1 lists)."""
+and 80 columns in its compact look (without the palette's hint, which F1 lists); it offers
+the keys that work on the target: not a reset on plain MCP servers, Info, Log and Protocol
+everywhere."""
 
 from __future__ import annotations
 
@@ -7,8 +9,10 @@ from textual.widget import Widget
 from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
+from fleet_tui.envs.targets import McpTarget, OpenEnvTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.widgets.field_preview import PreviewWidget
+from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import call, local_target, wait_connected, wait_for, wait_idle
 
 WIDTH = 120
@@ -111,3 +115,40 @@ async def test_the_compact_footer_fits_80_columns_in_the_tool_use_areas(local_ho
             await pilot.pause(0.2)
             await wait_for(pilot, lambda: footer_keys_laid_out(app))
             assert compact_overflow(app, 80) == [], area
+
+
+def footer_keys(app: FleetTuiApp) -> list[str]:
+    """The footer's keys as drawn: `key description`, the command-palette hint left out."""
+    return [
+        f"{key.key_display} {key.description}"
+        for key in app.screen.query(FooterKey)
+        if not key.has_class("-command-palette")
+    ]
+
+
+async def test_on_plain_mcp_servers_the_footer_offers_what_works_there(mcp_alpha):
+    app = FleetTuiApp(McpTarget(urls=[mcp_alpha.url]))
+    async with app.run_test(size=(WIDTH, 35)) as pilot:
+        await wait_connected(pilot)
+        await wait_for(pilot, lambda: footer_laid_out(app))
+        keys = footer_keys(app)
+        assert {"^f Info", "f9 Log", "f10 Protocol"} <= set(keys), keys
+        assert not any("Reset" in key or "Tasks" in key for key in keys), keys
+        assert footer_overflow(app) == []
+
+
+async def test_on_an_openenv_server_the_footer_offers_its_reset_and_tasks(
+    counter_openenv_server,
+):
+    features = TaskFeatures(recorder=None)
+    app = FleetTuiApp(
+        OpenEnvTarget(url=counter_openenv_server.base_url), env_factory=features.env_factory
+    )
+    app.extensions.append(features.install)
+    async with app.run_test(size=(WIDTH, 35)) as pilot:
+        await wait_connected(pilot)
+        await wait_for(pilot, lambda: "f6 Tasks" in footer_keys(app))
+        keys = footer_keys(app)
+        assert {"^r Reset", "f6 Tasks", "^f Info", "f10 Protocol"} <= set(keys), keys
+        # laid out again once the extension's keys came: fitting, after that
+        await wait_for(pilot, lambda: footer_laid_out(app) and footer_overflow(app) == [])

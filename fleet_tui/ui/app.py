@@ -53,7 +53,7 @@ from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
 from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
 from fleet_tui.text import clean, name_line, one_line
@@ -215,6 +215,17 @@ class FleetTuiApp(
         self.start_connect()
         for extension in self.extensions:
             self.call_later(extension, self)
+        self.call_later(self.refresh_bindings)  # the footer shows the keys extensions added
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that would do nothing on this target are left out of the footer: a reset on
+        plain MCP servers, an extension's action no extension offers here (tasks without
+        --tasks, the agent's without --serve-mcp)."""
+        if action == "reset_env":
+            return not isinstance(self.controller.target, McpTarget)
+        if action == "extension" and parameters:
+            return parameters[0] in self.extension_actions
+        return True
 
     def action_extension(self, name: str) -> None:
         """Run an action an extension registered (tasks, state, sessions)."""

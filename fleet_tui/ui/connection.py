@@ -82,6 +82,7 @@ class ConnectionSetup(AppPart):
         if opening is not None and not computer_use:  # what the env showed when it reset
             await self.show_result(opening)
         self._focus_after_connecting(tools, computer_use)
+        self.refresh_bindings()  # the footer's keys follow the target (a task may switch it)
         self.env_ready.publish(tools)
 
     async def refresh_tools(self) -> None:
