@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.resources import TextResource
-from textual.widgets import Tab
+from textual.widgets import Input, Tab
 
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
@@ -78,6 +78,11 @@ async def test_lists_resources_and_reads_json_images_and_binary_saved_to_a_file(
         assert next(tmp_path.glob("result-0-*.bin")).read_bytes() == BLOB
 
 
+def focused_value(app) -> str | None:
+    """The text of the focused field, if a text field has the focus."""
+    return app.focused.value if isinstance(app.focused, Input) else None
+
+
 async def test_a_template_is_read_with_values_the_server_completes(catalog_mcp):
     app = catalog_app(catalog_mcp)
     async with app.run_test(size=SIZE) as pilot:
@@ -94,13 +99,33 @@ async def test_a_template_is_read_with_values_the_server_completes(catalog_mcp):
             "item = apple",
             "item = apricot",
         ]
-        suggestions.highlighted = 1
-        suggestions.focus()
-        await pilot.press("enter")
-        await pilot.pause()
+        assert isinstance(app.focused, Input)  # the field keeps the focus
+        assert suggestions.highlighted == 0  # and the first suggestion is highlighted
+        await pilot.press("down", "tab")
+        await wait_for(pilot, lambda: focused_value(app) == "apricot")
+        assert not suggestions.has_class("shown")
         await pilot.click("#submit")
         await shown_title(pilot, "Resource memo://items/apricot")
         assert "item apricot" in rendered_text(app)
+
+
+async def test_enter_takes_the_first_suggestion_and_ctrl_s_reads(catalog_mcp):
+    app = catalog_app(catalog_mcp)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_resources(pilot)
+        await choose(pilot, pane, 5)
+        screen = await wait_for(
+            pilot, lambda: isinstance(app.screen, ArgumentsScreen) and app.screen
+        )
+        await pilot.pause()
+        await pilot.press("a", "p")
+        suggestions = screen.query_one("#suggestions")
+        await wait_for(pilot, lambda: suggestions.option_count == 2)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: focused_value(app) == "apple")
+        assert not suggestions.has_class("shown")
+        await pilot.press("ctrl+s")
+        await shown_title(pilot, "Resource memo://items/apple")
 
 
 async def test_subscribing_marks_an_updated_resource_until_it_is_read_again(catalog_mcp):

@@ -323,6 +323,33 @@ ACTIONS: list[Action] = [
     Action("refresh_list", "r", "List the prompts again", area="prompts", short="Refresh"),
     Action("cancel", "escape", "Cancel", area="arguments", palette=False),
     Action(
+        "accept_suggestion",
+        "tab,enter",
+        "Take the highlighted suggestion into the field",
+        area="arguments",
+        short="Take",
+        palette=False,
+        priority=True,  # before the field or focus moving take the key
+    ),
+    Action(
+        "move_suggestion(1)",
+        "down",
+        "Highlight the next suggestion",
+        area="arguments",
+        show=False,
+        palette=False,
+        priority=True,
+    ),
+    Action(
+        "move_suggestion(-1)",
+        "up",
+        "Highlight the previous suggestion",
+        area="arguments",
+        show=False,
+        palette=False,
+        priority=True,
+    ),
+    Action(
         "edit_roots", "e", "Add a root directory (type its path, enter)", area="info", palette=False
     ),
     Action("remove_root", "delete", "Remove the highlighted root", area="info", palette=False),

@@ -74,7 +74,9 @@ class ArgumentsScreen(ModalScreen[dict[str, str] | None]):
             if self.about:
                 yield Static(literal(one_line(self.about, 300)), id="arguments-about")
             yield CompletingForm(self.schema, id="arguments-form")
-            yield OptionList(id="suggestions")
+            suggestions = OptionList(id="suggestions")
+            suggestions.can_focus = False  # the field keeps the focus: tab or enter takes one
+            yield suggestions
             with Horizontal():
                 yield Button("Cancel", id="cancel")
                 yield Button(self.action_label, id="submit", variant="primary")
@@ -111,16 +113,48 @@ class ArgumentsScreen(ModalScreen[dict[str, str] | None]):
         self._suggesting = key
         self._suggested = values
         suggestions.set_class(bool(values), "shown")
+        if values:
+            suggestions.highlighted = 0
+        self.refresh_bindings()
+
+    @property
+    def _suggestions(self) -> OptionList:
+        return self.query_one("#suggestions", OptionList)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The suggestion keys act only while suggestions are shown (else tab moves on and
+        enter submits, as anywhere)."""
+        if action in {"accept_suggestion", "move_suggestion"}:
+            return self._suggestions.has_class("shown") and bool(self._suggested)
+        return True
+
+    def action_move_suggestion(self, step: int) -> None:
+        suggestions = self._suggestions
+        current = suggestions.highlighted or 0
+        suggestions.highlighted = (current + step) % max(1, suggestions.option_count)
+
+    def action_accept_suggestion(self) -> None:
+        highlighted = self._suggestions.highlighted
+        if highlighted is not None:
+            self._take(highlighted)
 
     @on(OptionList.OptionSelected, "#suggestions")
     def _pick(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if self._suggesting is None or event.option.id is None:
+        if event.option.id is not None:
+            self._take(int(event.option.id))
+
+    def _take(self, index: int) -> None:
+        """Put suggestion `index` in its field, hide the list, and keep the focus there."""
+        key = self._suggesting
+        if key is None or not 0 <= index < len(self._suggested):
             return
-        chosen = self._suggested[int(event.option.id)]
-        self._values = {**self._values, self._suggesting: chosen}
+        self._values = {**self._values, key: self._suggested[index]}
         self.form.load(self._values)
-        self.query_one("#suggestions", OptionList).set_class(False, "shown")
+        self.form.focus_field((key,))  # the load draws the fields again
+        self._suggestions.set_class(False, "shown")
+        self._suggested = []
+        self.refresh_bindings()
 
     @on(ToolForm.Submitted)
     @on(Button.Pressed, "#submit")

@@ -196,6 +196,10 @@ class ToolForm(Vertical, can_focus=False):
         self._show_raw_problem()
         self.call_next(self._rebuild_fields)
 
+    def focus_field(self, path: Path) -> None:
+        """Focus the field at `path` once the fields a `load` rebuilds are there."""
+        self.call_next(self._focus_field, path)
+
     def input_problem(self) -> FieldError | None:
         """The first input that does not parse (the JSON editor's text, or a field's)."""
         if self.raw_mode and self._raw_problem:
