@@ -21,6 +21,23 @@ def test_resources_lists_resources_and_templates(catalog_mcp: ServedMcp) -> None
     listed = json.loads(as_json.stdout)
     assert [r["uri"] for r in listed["resources"]][:2] == ["memo://notes", "memo://config"]
     assert listed["templates"][0]["endpoint"] == catalog_mcp.url
+    # MCP's wire names, as an MCP client prints them
+    assert listed["resources"][1]["mimeType"] == "application/json"
+    assert listed["templates"][0]["uriTemplate"] == "memo://items/{item}"
+    assert "mime_type" not in as_json.stdout and "uri_template" not in as_json.stdout
+
+
+def test_tools_and_call_json_use_mcps_wire_names(catalog_mcp: ServedMcp) -> None:
+    tools = json.loads(fleet_tui("tools", "--mcp", catalog_mcp.url, "--json").stdout)["tools"]
+    research = next(tool for tool in tools if tool["name"] == "research")
+    assert research["execution"] == {"taskSupport": "required"}
+    assert all("inputSchema" in tool and "input_schema" not in tool for tool in tools)
+    info = json.loads(fleet_tui("info", "--mcp", catalog_mcp.url, "--json").stdout)
+    assert info["endpoints"][0]["server"]["protocolVersion"]
+    called = fleet_tui("call", "--mcp", catalog_mcp.url, "touch", "-a", "text=x", "--json")
+    result = json.loads(called.stdout)
+    assert result["isError"] is False and "structuredContent" in result
+    assert "is_error" not in result and "structured" not in result
 
 
 def test_read_prints_text_and_saves_binary_contents(catalog_mcp: ServedMcp, tmp_path) -> None:
@@ -84,7 +101,7 @@ def test_active_types_are_saved_as_bin_with_the_servers_type_said(catalog_mcp, t
     assert "[audio application/x-sh, " in text.stdout
     assert "[resource memo://page text/html]" in text.stdout
     blocks = json.loads(as_json.stdout)["blocks"]
-    assert [b["mime_type"] for b in blocks] == ["application/x-sh", "text/html"]
+    assert [b["mimeType"] for b in blocks] == ["application/x-sh", "text/html"]
     assert all(b["path"].endswith(".bin") for b in blocks)
 
 

@@ -24,7 +24,7 @@ def test_reset_json_has_the_observation(board_server):
     done = fleet_tui("reset", "--openenv", board_server.base_url, "--json")
     assert done.returncode == 0, done.stderr
     reset = json.loads(done.stdout)
-    assert reset["result"]["structured"]["board"] == [[0, 0, 0], [0, 1, 0], [0, 0, 0]]
+    assert reset["result"]["structuredContent"]["board"] == [[0, 0, 0], [0, 1, 0], [0, 0, 0]]
     assert isinstance(reset["seed"], int) and reset["at"] is not None
 
 
@@ -41,8 +41,8 @@ def test_call_json_has_the_reset_and_the_step(board_server):
     done = fleet_tui("call", "--openenv", url, "step", "--args", '{"row": 0, "col": 2}', "--json")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
-    assert answer["reset"]["observation"]["structured"]["board"][1][1] == 1
-    assert answer["structured"]["board"][0][2] == 2 and answer["done"] is True
+    assert answer["reset"]["observation"]["structuredContent"]["board"][1][1] == 1
+    assert answer["structuredContent"]["board"][0][2] == 2 and answer["done"] is True
 
 
 def test_a_refused_action_shows_the_servers_details(board_server):
@@ -54,7 +54,7 @@ def test_a_refused_action_shows_the_servers_details(board_server):
         "call", "--openenv", url, "step", "--args", '{"row": 0}', "--unchecked", "--json"
     )
     answer = json.loads(as_json.stdout)
-    assert answer["rejected"] is True and answer["structured"]["errors"][0]["loc"] == ["col"]
+    assert answer["rejected"] is True and answer["structuredContent"]["errors"][0]["loc"] == ["col"]
 
 
 def test_state_is_the_state_after_the_sessions_reset(ledger_server):

@@ -44,9 +44,13 @@ def test_an_elicitation_too_deep_for_the_sdk_is_answered_with_the_forms_budget_n
     ) in result.stderr
 
 
-def test_an_elicit_answer_that_breaks_the_schema_is_a_plain_error(asking: ServedMcp):
+def test_an_elicit_answer_that_breaks_the_schema_cancels_and_the_call_ends(asking: ServedMcp):
+    # the call was sent: its result is printed, and exit 1 (not 2, a usage error) says the
+    # answer given was not the one sent
     result = call(asking, "book", "--elicit", '{"name": "Ada", "guests": 40}')
-    assert_one_line_error(result, 2, "--elicit does not match the schema the server asked for")
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {"action": "cancel", "data": None}
+    assert "--elicit does not match the schema the server asked for" in result.stderr
     assert "guests: 40 is greater than the maximum of 12" in result.stderr
 
 

@@ -44,7 +44,7 @@ def test_info_json_gives_the_initialize_result_and_the_roots(mcp_instructed, tmp
     (endpoint,) = data["endpoints"]
     server = endpoint["server"]
     assert (server["name"], server["version"]) == ("instructed [b]server[/b]", "3.1.4")
-    assert server["website"] == "https://example.com/instructed"
+    assert server["websiteUrl"] == "https://example.com/instructed"
     assert server["instructions"] == HOSTILE_INSTRUCTIONS
     assert server["capabilities"]["tools"] == {"listChanged": False}
     assert data["roots"] == [tmp_path.as_uri()]

@@ -94,7 +94,7 @@ def test_headless_reset_and_call_take_keywords(shapes_openenv_server, tmp_path):
     assert "Start at row 2, column 3.\nYour move." in done.stdout
     assert done.stdout.count(f"] {tmp_path}") == 2
     done = fleet_tui("reset", "--openenv", url, "-o", "size=[2,2]", "--json")
-    assert json.loads(done.stdout)["result"]["structured"]["board"] == [[1, 0], [0, 0]]
+    assert json.loads(done.stdout)["result"]["structuredContent"]["board"] == [[1, 0], [0, 0]]
     done = fleet_tui("call", "--openenv", url, "-o", "size=[2,3]", "step", "-a", "message=hi")
     assert done.returncode == 0, done.stderr
     assert "board:\n1 0 0\n2 0 0" in done.stdout

@@ -21,7 +21,7 @@ OUTPUT_NOTE = "the output schema is too complex to validate (nested deeper than 
 def test_call_shows_the_result_of_a_tool_whose_output_schema_is_a_bomb(mcp_bombs):
     result = fleet_tui("call", "--mcp", mcp_bombs.url, "bomb_out", "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["structured"] == {"value": 5}
+    assert json.loads(result.stdout)["structuredContent"] == {"value": 5}
     assert f"bomb_out: result not checked: {OUTPUT_NOTE}" in result.stderr
 
 
@@ -64,14 +64,14 @@ async def test_a_bomb_input_schema_gets_a_raw_json_form_that_takes_typing(mcp_bo
 def test_call_checks_a_result_against_a_backtracking_pattern_with_a_time_limit(mcp_bombs):
     result = fleet_tui("call", "--mcp", mcp_bombs.url, "slow_pattern_out", "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["structured"] == {"value": "a" * 40 + "b"}
+    assert json.loads(result.stdout)["structuredContent"] == {"value": "a" * 40 + "b"}
     assert "slow_pattern_out: result does not match its output schema: $.value: " in (result.stderr)
 
 
 def test_a_result_that_breaks_its_output_schema_is_shown_with_the_mismatch(mcp_bombs):
     result = fleet_tui("call", "--mcp", mcp_bombs.url, "mismatch_out", "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["structured"] == {"value": "five"}
+    assert json.loads(result.stdout)["structuredContent"] == {"value": "five"}
     assert (
         "mismatch_out: result does not match its output schema: $.value: 'five' is not of type "
         "'integer'" in result.stderr

@@ -58,7 +58,9 @@ def test_json_output_escapes_bidi_and_c1_controls(mcp_alpha):
     assert result.returncode == 0, result.stderr
     assert not raw_forms(result.stdout)
     assert "\\u202eexe.txt" in result.stdout, "escaped as JSON escapes"
-    assert json.loads(result.stdout)["structured"]["result"] == HIDDEN_FORMS, "data unchanged"
+    assert json.loads(result.stdout)["structuredContent"]["result"] == HIDDEN_FORMS, (
+        "data unchanged"
+    )
 
 
 def test_json_output_hides_the_api_key_split_by_an_escape(mcp_alpha):
@@ -66,7 +68,7 @@ def test_json_output_hides_the_api_key_split_by_an_escape(mcp_alpha):
 
     assert result.returncode == 0, result.stderr
     assert SECRET[8:] not in result.stdout
-    assert json.loads(result.stdout)["structured"]["result"] == "key [redacted]"
+    assert json.loads(result.stdout)["structuredContent"]["result"] == "key [redacted]"
 
 
 ODD_SECRET = "sk/odd+key=\u00fc 2024?"
@@ -103,7 +105,7 @@ def test_the_api_key_base64_or_url_encoded_is_hidden_in_output_and_trace(mcp_alp
     )
 
     assert result.returncode == 0, result.stderr
-    shown = json.loads(result.stdout)["structured"]["result"].split(" | ")
+    shown = json.loads(result.stdout)["structuredContent"]["result"].split(" | ")
     assert len(shown) == len(forms) and all("[redacted]" in part for part in shown)
     for form in forms:
         assert form not in result.stdout and form not in trace.read_text()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fleet_tui.commands.output import Output
+from fleet_tui.commands.wire_names import wire
 from fleet_tui.envs.base import (
     AudioBlock,
     ContentBlock,
@@ -14,6 +15,7 @@ from fleet_tui.envs.base import (
     ResourceBlock,
     ResourceLinkBlock,
     TextBlock,
+    ToolResult,
     UnknownBlock,
 )
 from fleet_tui.envs.tool_hints import annotation_note
@@ -74,7 +76,7 @@ def block_json(index: int, block: ContentBlock, files: BlockFiles) -> dict[str, 
     elif isinstance(block, ResourceBlock) and block.blob is not None:
         data["path"] = str(files.write(index, block.blob, block.mime_type))
         data["size_bytes"] = len(block.blob)
-    return data
+    return wire(data)
 
 
 def add_media_option(parser: Any) -> None:
@@ -86,3 +88,20 @@ def add_media_option(parser: Any) -> None:
         metavar="DIR",
         help="write images, audio and binary resources here (default: a new temporary folder)",
     )
+
+
+def result_json(tool: str, result: ToolResult, files: BlockFiles) -> dict[str, Any]:
+    """The result for `--json`: binary data replaced by the path of the file it went to."""
+    return {
+        "tool": tool,
+        "endpoint": result.endpoint,
+        "isError": result.is_error,
+        "error_kind": result.error_kind,
+        "blocks": [block_json(index, block, files) for index, block in enumerate(result.blocks)],
+        "structuredContent": result.structured,
+        "latency_s": round(result.latency_s, 4),
+        "size_bytes": result.size_bytes,
+        "reward": result.reward,
+        "done": result.done,
+        "rejected": result.rejected,
+    }

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from fleet_tui.commands.blocks_output import (
     add_media_option,
-    block_json,
     print_block,
+    result_json,
 )
 from fleet_tui.commands.client_options import (
     HeadlessAnswers,
@@ -170,7 +170,6 @@ async def make_call(
     acted_on = session.opening_reset
     with call_limit(args.timeout):
         result = await session.call_tool(args.tool, arguments)
-    answers.check()
     for warning in output_warnings(tools, args.tool, result):
         out.warn(warning)
     for problem in result.problems:
@@ -184,6 +183,9 @@ async def make_call(
         if acted_on is not None:
             print_reset(out, acted_on, reset_files)
         print_result(out, result, files)
+    if (note := answers.refused_note()) is not None:
+        out.err(note)
+        return 1
     if result.rejected:
         out.err(f"fleet-tui: the env refused the action of {args.tool!r}: no step was taken")
         return 1
@@ -289,20 +291,3 @@ def repeats_text(result: ToolResult) -> bool:
             ):
                 return True
     return False
-
-
-def result_json(tool: str, result: ToolResult, files: BlockFiles) -> dict[str, Any]:
-    """The result for `--json`: binary data replaced by the path of the file it went to."""
-    return {
-        "tool": tool,
-        "endpoint": result.endpoint,
-        "is_error": result.is_error,
-        "error_kind": result.error_kind,
-        "blocks": [block_json(index, block, files) for index, block in enumerate(result.blocks)],
-        "structured": result.structured,
-        "latency_s": round(result.latency_s, 4),
-        "size_bytes": result.size_bytes,
-        "reward": result.reward,
-        "done": result.done,
-        "rejected": result.rejected,
-    }

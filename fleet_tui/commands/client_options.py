@@ -130,8 +130,11 @@ class HeadlessAnswers:
             return ElicitAnswer("accept", self.elicit_answer)
         errors = schema_errors(request.schema, self.elicit_answer)
         if errors:
-            self.problems.append("; ".join(map(error_line, errors)))
-            self.out.warn(f"{asked}; cancelled: --elicit does not match what it asks for")
+            problems = "; ".join(map(error_line, errors))
+            self.problems.append(problems)
+            self.out.warn(
+                f"{asked}; cancelled: --elicit does not match what it asks for: {problems}"
+            )
             return ElicitAnswer("cancel")
         self.out.warn(f"{asked}; accepted with --elicit")
         return ElicitAnswer("accept", self.elicit_answer)
@@ -139,10 +142,12 @@ class HeadlessAnswers:
     async def sample(self, _request: SampleRequest) -> None:
         self.out.warn("the server asks for a sampled message; declined (only the app can answer)")
 
-    def check(self) -> None:
-        """EnvError (exit 2) if an `--elicit` answer broke the schema a server asked for."""
-        if self.problems:
-            raise EnvError(
-                "--elicit does not match the schema the server asked for: "
-                + " | ".join(self.problems)
-            )
+    def refused_note(self) -> str | None:
+        """What to say after the call, when an `--elicit` answer broke the schema a server
+        asked for (the call was made: its result is printed, and the command exits 1)."""
+        if not self.problems:
+            return None
+        return (
+            "fleet-tui: --elicit does not match the schema the server asked for, so the "
+            "elicitation was cancelled: " + " | ".join(self.problems)
+        )

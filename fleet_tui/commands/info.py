@@ -12,6 +12,7 @@ from fleet_tui.commands.client_options import roots_from_args
 from fleet_tui.commands.output import Output
 from fleet_tui.commands.tools import add_arguments as add_arguments
 from fleet_tui.commands.tools import answering_servers
+from fleet_tui.commands.wire_names import wire
 from fleet_tui.envs.base import EndpointStatus
 from fleet_tui.text import visible
 
@@ -44,7 +45,7 @@ async def show_info(session: SessionController, out: Output, offered: list[str])
     if out.json:
         out.print_json(
             {
-                "endpoints": [status.model_dump(mode="json") for status in endpoints],
+                "endpoints": [endpoint_json(status) for status in endpoints],
                 "roots": roots,
                 "warnings": session.warnings(),
                 **described,
@@ -86,3 +87,11 @@ def endpoint_lines(endpoint: EndpointStatus) -> list[str]:
         lines.append("  stderr" + ("" if endpoint.output else "  (nothing yet)"))
         lines += [f"    {visible(line)}" for line in endpoint.output]
     return lines
+
+
+def endpoint_json(status: EndpointStatus) -> dict[str, object]:
+    """An endpoint for `--json`: what its server said in `initialize` under MCP's names."""
+    data = status.model_dump(mode="json")
+    if data.get("server") is not None:
+        data["server"] = wire(data["server"])
+    return data

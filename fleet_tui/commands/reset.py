@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from fleet_tui.commands.blocks_output import add_media_option, print_block
+from fleet_tui.commands.blocks_output import add_media_option, print_block, result_json
 from fleet_tui.commands.output import Output
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.envs.targets import OpenEnvTarget
@@ -37,8 +37,11 @@ def run(args: argparse.Namespace) -> int:
     async def work(session: SessionController, out: Output) -> int:
         result = session.opening_reset or await session.reset_env(args.seed)
         if out.json:
+            files = BlockFiles(args.save_media, "reset")
+            observation = result_json("<reset>", result.result, files) if result.result else None
+            dumped = result.model_dump(mode="json", exclude={"result"})
             out.print_json(
-                {"instance_id": session.info.instance_id, **result.model_dump(mode="json")}
+                {"instance_id": session.info.instance_id, **dumped, "result": observation}
             )
         else:
             out.out(f"reset {'ok' if result.success else 'FAILED'}: {result.message}")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from fleet_tui.commands.output import Output, table
 from fleet_tui.commands.target_options import target_from_args
+from fleet_tui.commands.wire_names import wire
 from fleet_tui.envs.base import EnvError
 from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line, visible
@@ -44,8 +45,8 @@ async def show_resources(session: SessionController, out: Output) -> int:
     if out.json:
         out.print_json(
             {
-                "resources": [r.model_dump(mode="json") for r in resources.items],
-                "templates": [t.model_dump(mode="json") for t in templates.items],
+                "resources": [wire(r.model_dump(mode="json")) for r in resources.items],
+                "templates": [wire(t.model_dump(mode="json")) for t in templates.items],
                 "warnings": warnings,
             }
         )

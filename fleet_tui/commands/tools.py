@@ -10,6 +10,7 @@ from fleet_tui.commands.output import Output, table
 from fleet_tui.commands.server_output import add_server_arguments
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.commands.warm import add_keep_warm_argument
+from fleet_tui.commands.wire_names import wire
 from fleet_tui.envs.base import EndpointStatus, Tool
 from fleet_tui.envs.tool_hints import hint_words, task_note
 from fleet_tui.target_argv import add_target_arguments
@@ -63,7 +64,7 @@ async def show_tools(session: SessionController, out: Output) -> int:
     if out.json:
         out.print_json(
             {
-                "tools": [tool.model_dump(mode="json") for tool in tools],
+                "tools": [wire(tool.model_dump(mode="json")) for tool in tools],
                 "endpoints": [status.model_dump(mode="json") for status in session.endpoints()],
                 "warnings": session.warnings(),
             }
