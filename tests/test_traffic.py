@@ -70,6 +70,36 @@ async def test_http_requests_are_logged_with_status_and_timing(talkative: Talkat
     assert any(e.message["content_type"].startswith("text/event-stream") for e in posts)
 
 
+async def test_http_entries_carry_headers_and_bodies_with_secrets_redacted(
+    talkative: Talkative,
+) -> None:
+    heard: list[SessionEvent] = []
+    target = McpTarget(urls=[talkative.url], headers={"Authorization": f"Bearer {TOKEN}"})
+    controller = SessionController(target)
+    controller.subscribe(heard.append)
+    await controller.connect()
+    try:
+        await controller.env.call_tool("echo", {"text": "in the body"})
+    finally:
+        await controller.close_env()
+    http = [e for e in controller.traffic if e.direction == "http"]
+    [call] = [e for e in http if "in the body" in json.dumps(e.message["request_body"])]
+    assert call.message["request_headers"]["authorization"] == "[redacted]"
+    assert call.message["request_headers"]["content-type"] == "application/json"
+    assert call.message["request_body"]["method"] == "tools/call"
+    assert call.message["response_headers"]["content-type"].startswith("text/event-stream")
+    assert call.message["response_body"] is None  # streamed: its messages are entries
+    assert TOKEN not in json.dumps([e.as_json() for e in controller.traffic])
+
+
+def test_the_http_filter_finds_http_entries_only() -> None:
+    url = "http://127.0.0.1:9/mcp"
+    message = TrafficEntry(1, 0.0, url, "out", "request", "tools/call", 1)
+    request = TrafficEntry(2, 0.0, url, "http", "http", f"POST {url}", status=200)
+    assert request.matches("http") and not message.matches("http")
+    assert message.matches("127.0.0.1 tools/call")
+
+
 async def test_secrets_never_reach_the_log(
     talkative: Talkative, monkeypatch: pytest.MonkeyPatch
 ) -> None:

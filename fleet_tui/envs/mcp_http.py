@@ -53,6 +53,14 @@ MAX_REPLY_BYTES = 64 * 1024 * 1024
 TOO_LARGE_START = "result too large: over "
 
 
+def _read_body(message: httpx2.Request | httpx2.Response) -> bytes | None:
+    """A request's or response's body if it is already in memory (never read from a stream)."""
+    try:
+        return message.content
+    except (httpx2.RequestNotRead, httpx2.ResponseNotRead):
+        return None
+
+
 def size_words(size: int) -> str:
     """A size limit in words: whole megabytes, or kilobytes below one."""
     return f"{size // 2**20} MB" if size >= 2**20 else f"{size // 1024} KB"
@@ -102,29 +110,35 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
         try:
             response = await self._guarded(request)
         except Exception as error:
-            self._report(request, started, None, "", describe_error(error))
+            self._report(request, started, None, error=describe_error(error))
             raise
-        self._report(request, started, response.status_code, response.headers.get("content-type"))
+        self._report(request, started, response)
         return response
 
     def _report(
         self,
         request: httpx2.Request,
         started: float,
-        status: int | None,
-        content_type: str | None,
+        response: httpx2.Response | None,
         error: str | None = None,
     ) -> None:
+        """Tell `on_exchange` of one request: its headers and body, and the response's (its
+        body only when already read: a stream is left to the client)."""
         assert self.on_exchange is not None
         size = int(request.headers.get("content-length") or 0)
+        headers = response.headers if response is not None else None
         exchange = HttpExchange(
             request.method,
             str(request.url),
-            status,
+            response.status_code if response is not None else None,
             time.monotonic() - started,
             size,
-            content_type or "",
+            (headers.get("content-type") if headers is not None else None) or "",
             error,
+            request_headers=tuple(request.headers.multi_items()),
+            response_headers=tuple(headers.multi_items()) if headers is not None else (),
+            request_body=_read_body(request),
+            response_body=_read_body(response) if response is not None else None,
         )
         with contextlib.suppress(Exception):  # a log that fails must not fail the request
             self.on_exchange(exchange)

@@ -39,8 +39,17 @@ MAX_PARSED_CHARS = 16 * 1024 * 1024
 MAX_LOG_CHARS = 32 * 1024 * 1024
 """Characters of messages the in-memory log keeps in all (the oldest go first)."""
 
+MAX_HTTP_BODY_CHARS = 16 * 1024
+"""Characters of an HTTP request's or response's body an entry keeps."""
+
+MAX_HEADERS, MAX_HEADER_CHARS = 64, 1024
+"""Headers an HTTP entry keeps, and characters of each value."""
+
 MAX_PENDING = 10_000
 """Requests remembered while they await an answer (for latency and the answer's method)."""
+
+
+_SCHEME = re.compile(r"\b(?:https?|wss?)://", re.I)
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,13 @@ class HttpExchange:
     request_bytes: int
     content_type: str = ""
     error: str | None = None
+    request_headers: tuple[tuple[str, str], ...] = ()
+    response_headers: tuple[tuple[str, str], ...] = ()
+    request_body: bytes | None = None
+    """The request's body, when it was sent whole (not streamed)."""
+    response_body: bytes | None = None
+    """The response's body, when it was read before the client got it (a JSON reply, an
+    error); a streamed one is not: its JSON-RPC messages are entries of their own."""
 
 
 @dataclass(frozen=True)
@@ -95,9 +111,11 @@ class TrafficEntry:
         return asdict(self)
 
     def matches(self, words: str) -> bool:
-        """Whether every word of `words` is in its direction, kind, method, id or endpoint."""
+        """Whether every word of `words` is in its direction, kind, method, id or endpoint
+        (URLs without their scheme, so `http` finds the HTTP requests, not every entry of an
+        http:// endpoint)."""
         haystack = " ".join(
-            str(part)
+            _SCHEME.sub("", str(part))
             for part in (
                 self.direction,
                 self.kind,
@@ -219,7 +237,14 @@ class TrafficRecorder:
             method=f"{exchange.method} {redact_url(exchange.url)}",
             latency_s=exchange.elapsed_s,
             size_bytes=exchange.request_bytes,
-            message={"content_type": exchange.content_type, "error": exchange.error},
+            message={
+                "content_type": exchange.content_type,
+                "error": exchange.error,
+                "request_headers": shown_headers(exchange.request_headers),
+                "request_body": shown_body(exchange.request_body),
+                "response_headers": shown_headers(exchange.response_headers),
+                "response_body": shown_body(exchange.response_body),
+            },
             status=exchange.status,
         )
 
@@ -252,6 +277,35 @@ def _kept(text: str) -> tuple[Any, Any, bool]:
         if json_length(shortened) <= MAX_PAYLOAD_CHARS:
             return raw, redact(shortened), False
     return raw, redact(text[:MAX_PAYLOAD_CHARS]), False
+
+
+def shown_headers(headers: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Headers as an entry keeps them: a secret's value (`Authorization`, a cookie, a key or
+    token) replaced, the rest redacted and bounded."""
+    shown: dict[str, str] = {}
+    for name, value in headers[:MAX_HEADERS]:
+        secret = SECRET_NAME.search(name) is not None
+        shown[name] = REDACTED if secret else redact(value[:MAX_HEADER_CHARS])
+    if len(headers) > MAX_HEADERS:
+        shown["…"] = f"{len(headers) - MAX_HEADERS} more headers not kept"
+    return shown
+
+
+def shown_body(body: bytes | None) -> Any:
+    """A body as an entry keeps it (None when it was not there to read): JSON redacted as
+    messages are (secret-named keys too); other text redacted and cut at MAX_HTTP_BODY_CHARS.
+    JSON longer than that is not kept (cut, its secrets could not be found by their keys)."""
+    if body is None:
+        return None
+    text = body[: MAX_HTTP_BODY_CHARS * 4].decode("utf-8", "replace")
+    if len(body) <= MAX_HTTP_BODY_CHARS:
+        raw, kept = _kept(text)
+        if raw is not None:
+            return kept
+    if text.lstrip().startswith(("{", "[")):
+        return f"({len(body):,} bytes of JSON, not kept: the protocol entries show its messages)"
+    kept = redact(text[:MAX_HTTP_BODY_CHARS])
+    return kept if len(body) <= MAX_HTTP_BODY_CHARS else f"{kept}… ({len(body):,} bytes)"
 
 
 def _other(direction: str) -> str:
