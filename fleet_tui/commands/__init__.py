@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "prompts": "list the MCP prompts of a target",
     "prompt": "get one MCP prompt with its arguments and print its messages",
     "info": "show each MCP server's name, version, capabilities and instructions",
+    "diff": "compare two servers' tools, resources and prompts (exit 1 when they differ)",
     "reset": "reset the env",
     "verify": "run a task's verifier",
     "tasks": "list the tasks of an OpenEnv server",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 from typing import TYPE_CHECKING, Any
 
 from fleet_tui.envs.errors import EnvError
@@ -39,6 +40,19 @@ def check_local_env_key(env_key: str) -> None:
         raise EnvError(
             f"the local host has no env {env_key!r}; its envs: {', '.join(BUNDLED_ENV_KEYS)}"
         )
+
+
+def target_from_words(words: list[str]) -> Target:
+    """`target_from_args` for target options given as words (`['--mcp', URL]`)."""
+    from fleet_tui.target_argv import add_target_arguments
+
+    parser = argparse.ArgumentParser(prog="fleet-tui", add_help=False, exit_on_error=False)
+    add_target_arguments(parser)
+    try:
+        args = parser.parse_args(words)
+    except (argparse.ArgumentError, SystemExit) as error:
+        raise EnvError(f"cannot read the target {shlex.join(words)!r}: {error}") from None
+    return target_from_args(args)
 
 
 def has_target(args: argparse.Namespace) -> bool:
