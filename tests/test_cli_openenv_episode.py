@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from tests.cli_run import assert_one_line_error, fleet_tui
-from tests.fixtures.episode_envs import LEDGER_QUESTION, QUESTIONS
+from tests.fixtures.episode_envs import BOARD_README, LEDGER_QUESTION, QUESTIONS
 
 
 def test_reset_resets_once_and_prints_the_first_item(quiz_server):
@@ -96,6 +96,17 @@ def test_info_tells_the_websocket_session_its_tools_and_schemas(openenv_server, 
     (endpoint,) = board["endpoints"]
     assert endpoint["transport"] == "websocket" and endpoint["tool_count"] == 1
     assert board["metadata"]["name"] and "row" in board["schema"]["action"]["properties"]
+    assert board["metadata"]["readme_content"] == BOARD_README
+
+
+def test_info_shows_the_envs_readme_bounded_and_as_text(board_server):
+    done = fleet_tui("info", "--openenv", board_server.base_url)
+    assert done.returncode == 0, done.stderr
+    lines = [line.strip() for line in done.stdout.splitlines()]
+    start = lines.index("README:")
+    assert lines[start + 1 : start + 4] == ["# Board", "", "Take a [b]corner[/b] to win."]
+    assert "… 63 more lines (--json gives all of it)" in lines
+    assert "\x1b" not in done.stdout
 
 
 def test_a_task_on_a_server_without_task_routes_exits_2_first(board_server):

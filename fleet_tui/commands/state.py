@@ -14,7 +14,10 @@ from fleet_tui.envs.base import EnvError, TextBlock
 from fleet_tui.envs.targets import OpenEnvTarget
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments
-from fleet_tui.text import visible
+from fleet_tui.text import one_line, visible
+
+README_MAX_LINES = 40
+"""Lines of an env's README that `info` and `state` print (`--json` gives all of it)."""
 
 if TYPE_CHECKING:
     from fleet_tui.controller import SessionController
@@ -62,6 +65,8 @@ def description_lines(report: dict[str, Any]) -> list[str]:
         )
         if metadata.get("description"):
             lines.append(visible(str(metadata["description"])))
+        if isinstance(readme := metadata.get("readme_content"), str) and readme.strip():
+            lines.extend(readme_lines(readme))
     schemas = report.get("schema")
     for kind in ("action", "observation", "state"):
         schema = (schemas.get(kind) if isinstance(schemas, dict) else None) or {}
@@ -69,6 +74,17 @@ def description_lines(report: dict[str, Any]) -> list[str]:
             fields = ", ".join(map(visible, schema.get("properties", {}))) or "-"
             lines.append(f"{kind} ({visible(str(schema.get('title', '?')))}): {fields}")
     return lines
+
+
+def readme_lines(readme: str) -> list[str]:
+    """The env's README (its `/metadata` `readme_content`, which OpenEnv's web UI shows), its
+    first README_MAX_LINES lines as text (terminal escapes removed, markup as typed), saying
+    when it is cut."""
+    lines = readme.strip().splitlines()
+    shown = ["README:", *(f"  {visible(one_line(line, 200))}" for line in lines[:README_MAX_LINES])]
+    if len(lines) > README_MAX_LINES:
+        shown.append(f"  … {len(lines) - README_MAX_LINES} more lines (--json gives all of it)")
+    return shown
 
 
 def print_report(out: Output, report: dict[str, Any]) -> None:
