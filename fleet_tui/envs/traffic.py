@@ -299,7 +299,7 @@ def shown_body(body: bytes | None) -> Any:
         return None
     text = body[: MAX_HTTP_BODY_CHARS * 4].decode("utf-8", "replace")
     if len(body) <= MAX_HTTP_BODY_CHARS:
-        raw, kept = _kept(text)
+        raw, kept, _whole = _kept(text)
         if raw is not None:
             return kept
     if text.lstrip().startswith(("{", "[")):
