@@ -111,8 +111,8 @@ ACTIONS: list[Action] = [
         show=False,
     ),
     Action("focus_filter", "slash", "Filter tools", show=False),
-    # The sidebar's Tools and History tabs are on screen: their keys leave the footer to the
-    # views a person would not find otherwise.
+    # The sidebar's tabs (Tools, Hist, Log, Proto) are on screen: their keys leave the footer
+    # to what a person would not find otherwise (Info, Reset, Tasks).
     Action("show_tools", "f2", "Show the tool list", short="Tools", show=False),
     Action("show_history", "f3", "Show the history", short="Hist", show=False),
     Action(
@@ -121,12 +121,13 @@ ACTIONS: list[Action] = [
         "Show the MCP endpoints: server info, instructions, roots, stderr",
         short="Info",
     ),
-    Action("show_log", "f9", "Show the servers' log messages", short="Log"),
+    Action("show_log", "f9", "Show the servers' log messages", short="Log", show=False),
     Action(
         "show_protocol",
         "f10",
         "Show every JSON-RPC message and HTTP request",
         short="Protocol",
+        show=False,
     ),
     Action(extension(Extension.SHOW_TASKS), "f6", "Show the tasks", short="Tasks"),
     Action(extension(Extension.SHOW_STATE), "f7", "Show the state diff", short="State", show=False),
