@@ -140,9 +140,7 @@ async def test_on_an_openenv_server_the_footer_offers_its_reset_and_tasks(
     counter_openenv_server,
 ):
     features = TaskFeatures(recorder=None)
-    app = FleetTuiApp(
-        OpenEnvTarget(url=counter_openenv_server.base_url), env_factory=features.env_factory
-    )
+    app = FleetTuiApp(OpenEnvTarget(url=counter_openenv_server.base_url), recorder=None)
     app.extensions.append(features.install)
     async with app.run_test(size=(WIDTH, 35)) as pilot:
         await wait_connected(pilot)

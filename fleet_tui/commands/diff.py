@@ -62,7 +62,7 @@ async def _both(targets: list[Any]) -> tuple[Catalog, Catalog]:
 
 async def catalog_json(target: Any) -> Catalog:
     """Connect to `target`, list what it serves, close."""
-    from fleet_tui.envs.capabilities import ServesCatalog, unwrapped
+    from fleet_tui.envs.capabilities import ServesCatalog
     from fleet_tui.envs.factory import make_env
 
     env = make_env(target)
@@ -73,12 +73,11 @@ async def catalog_json(target: Any) -> Catalog:
         tools = await env.list_tools()
         found: Catalog = {kind: [] for kind in KINDS}
         found["tools"] = [wire(tool.model_dump(mode="json")) for tool in tools]
-        served = unwrapped(env)
-        if isinstance(served, ServesCatalog):
-            catalog = served.catalog()
-            listings = [await catalog.resources(), await catalog.templates()]
-            for kind, listing in zip(("resources", "templates"), listings, strict=True):
-                found[kind] = [wire(item.model_dump(mode="json")) for item in listing.items]
+        if isinstance(env, ServesCatalog):
+            catalog = env.catalog()
+            resources, templates = await catalog.resources(), await catalog.templates()
+            found["resources"] = [wire(item.model_dump(mode="json")) for item in resources.items]
+            found["templates"] = [wire(item.model_dump(mode="json")) for item in templates.items]
             prompts = await catalog.prompts()
             found["prompts"] = [wire(item.model_dump(mode="json")) for item in prompts.items]
         return found
