@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -42,6 +43,24 @@ def pytest_configure(config: pytest.Config) -> None:
     os.makedirs(os.environ["TMUX_TMPDIR"], exist_ok=True)
     os.environ.pop("TMUX", None)  # else tmux commands would reach the server the suite runs in
     os.environ.pop("TMUX_PANE", None)
+
+
+UI_SIGNS = ("run_test(", "snap_compare", "tmux", "chromium(")
+"""A test module holding one of these drives the app (Pilot, snapshots), a real terminal or a
+browser."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of modules that drive a UI `ui`: `-m "not ui and not slow"` is the quick
+    pass over the rest (models, forms, envs, servers, headless commands)."""
+    drives_ui: dict[Path, bool] = {}
+    for item in items:
+        path = Path(item.path)
+        if path not in drives_ui:
+            source = path.read_text(encoding="utf-8")
+            drives_ui[path] = any(sign in source for sign in UI_SIGNS)
+        if drives_ui[path]:
+            item.add_marker(pytest.mark.ui)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
