@@ -175,6 +175,10 @@ def run(args: argparse.Namespace) -> int:
     args.roots = roots_from_args(args)
     target = target_from_args(args)
     check_agent_arguments(args)
+    if getattr(args, "trajectory", None):
+        from fleet_tui.session.trajectory import load_trajectory
+
+        load_trajectory(args.trajectory)  # a transcript it cannot read: refused before the app
     require_terminal()
     from fleet_tui.ui.loading import load_app
 
