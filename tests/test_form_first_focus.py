@@ -39,7 +39,13 @@ async def opened(pilot, tool: Tool) -> ToolPanel:
     await panel.show_tool(tool)
     await pilot.pause()
     panel.focus_form()
-    await wait_for(pilot, lambda: isinstance(pilot.app.focused, Input))
+    await wait_for(  # a field's input (the call's timeout box may have it a moment first)
+        pilot,
+        lambda: (
+            isinstance(focused := pilot.app.focused, Input)
+            and "field-line" in focused.parent.classes
+        ),
+    )
     return panel
 
 
