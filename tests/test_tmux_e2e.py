@@ -89,7 +89,7 @@ def test_demo_in_tmux(demo_session):
     # The history (its keys in the footer) shows the first screenshot call; F1 shows the keys;
     # esc closes the help.
     tmux("send-keys", "-t", session, "F3")
-    wait_screen(session, "r Re-run", "computer", "ok")
+    wait_screen(session, "Re-run", "computer", "ok")
     tmux("send-keys", "-t", session, "F1")
     wait_screen(session, "Help", "Re-run the call")
     press_escape(session)
