@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import shutil
@@ -128,6 +129,11 @@ def test_demo_keeps_keys_typed_at_once_and_offers_its_tasks(demo_session):
     assert "[?" not in text  # no terminal answer typed into the filter
     assert "Tools Hist" in text  # the sidebar's tabs
     tmux("send-keys", "-t", session, "F6")
-    wait_screen(session, "todo-add-buy-milk")
-    tmux("send-keys", "-t", session, "F8")  # its verifier, on the untouched list: it fails
-    wait_screen(session, "FAIL score 0")
+    wait_screen(session, "todo-add", "Start task")
+    for _ in range(3):  # a key pressed while the pane still mounts (a loaded machine) is lost
+        tmux("send-keys", "-t", session, "F8")  # its verifier, on the untouched list: it fails
+        with contextlib.suppress(AssertionError):
+            wait_screen(session, "FAIL score 0", timeout=20)
+            break
+    else:
+        raise AssertionError(f"f8 gave no verdict:\n{screen(session)}")
