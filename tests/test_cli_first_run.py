@@ -7,7 +7,6 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
-import uuid
 
 import pytest
 
@@ -41,21 +40,10 @@ def test_the_app_without_a_terminal_exits_2_and_writes_no_escape_codes(command):
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_in_a_terminal_an_unknown_local_env_ends_before_the_app_opens():
-    from tests.test_tmux_e2e import tmux, wait_screen
+    from tests.test_tmux_e2e import start_in_tmux, tmux, wait_screen
 
-    session = f"fleet-tui-first-{uuid.uuid4().hex[:8]}"
     app = shlex.join([sys.executable, "-m", "fleet_tui", "--local", "nosuchenv"])
-    tmux(
-        "new-session",
-        "-d",
-        "-s",
-        session,
-        "-x",
-        "120",
-        "-y",
-        "35",
-        f"{app}; echo exit=$?; sleep 60",
-    )
+    session = start_in_tmux(f"{app}; echo exit=$?; sleep 60", "first")
     try:
         screen = wait_screen(session, "exit=2")
     finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
-import uuid
 
 import pytest
 
@@ -71,23 +70,12 @@ def test_call_without_a_terminal_is_not_stopped(catalog_mcp):
     (["--yes"], [], ["wiped", "exit=0"]),
 ])  # fmt: skip
 def test_call_on_a_terminal_asks_first_unless_yes(catalog_mcp, options, keys, shown):
-    from tests.test_tmux_e2e import tmux, wait_screen
+    from tests.test_tmux_e2e import start_in_tmux, tmux, wait_screen
 
-    session = f"fleet-tui-wipe-{uuid.uuid4().hex[:8]}"
     command = shlex.join(
         [sys.executable, "-m", "fleet_tui", "call", "--mcp", catalog_mcp.url, "wipe", *options]
     )
-    tmux(
-        "new-session",
-        "-d",
-        "-s",
-        session,
-        "-x",
-        "150",
-        "-y",
-        "20",
-        f"{command}; echo exit=$?; sleep 60",
-    )
+    session = start_in_tmux(f"{command}; echo exit=$?; sleep 60", "wipe", size=(150, 20))
     try:
         if keys:
             wait_screen(session, "Call it? [y/N]")

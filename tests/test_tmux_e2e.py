@@ -47,24 +47,18 @@ def alive(session: str) -> bool:
     )
 
 
+def start_in_tmux(command: str, name: str, size: tuple[int, int] = (120, 35)) -> str:
+    """A shell command in a new detached tmux session of `size`; the session's name."""
+    session = f"fleet-tui-{name}-{uuid.uuid4().hex[:8]}"
+    columns, rows = size
+    tmux("new-session", "-d", "-s", session, "-x", str(columns), "-y", str(rows),
+         "-e", "COLORTERM=truecolor", command)  # fmt: skip
+    return session
+
+
 def start_demo(*options: str) -> str:
     """`fleet-tui demo OPTIONS` in a new tmux session; the session's name."""
-    session = f"fleet-tui-e2e-{uuid.uuid4().hex[:8]}"
-    command = shlex.join([sys.executable, "-m", "fleet_tui", "demo", *options])
-    tmux(
-        "new-session",
-        "-d",
-        "-s",
-        session,
-        "-x",
-        "120",
-        "-y",
-        "35",
-        "-e",
-        "COLORTERM=truecolor",
-        command,
-    )
-    return session
+    return start_in_tmux(shlex.join([sys.executable, "-m", "fleet_tui", "demo", *options]), "e2e")
 
 
 def quit_demo(session: str) -> None:
