@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/bench_inspector.py [--runs 5]
 Needs Node.js and the inspector installed in `.cache/inspector` (not npx, which adds ~0.5 s):
-    mkdir -p .cache/inspector && cd .cache/inspector && npm install @modelcontextprotocol/inspector
+    mkdir -p .cache/inspector && cd .cache/inspector && npm install @modelcontextprotocol/inspector@2.12.0
 (it declares Node >= 22.19 and works on Node 20). Both call `echo` on the test suite's `alpha`
 MCP server as fresh processes (start-up counts); runs interleaved, medians. fleet-tui runs
 twice: cold (connecting itself, as by default) and forwarded to the warm session an earlier
@@ -29,6 +29,17 @@ from bench.bench_cli import start_mcp_server  # noqa: E402
 
 INSPECTOR = ROOT / ".cache" / "inspector" / "node_modules" / "@modelcontextprotocol" / "inspector"
 GOAL = 1.0
+
+
+def inspector_cli() -> Path:
+    """The installed CLI's entry: 2.x keeps it under `clients/`, 0.x under `cli/`."""
+    for entry in (
+        INSPECTOR / "clients" / "cli" / "build" / "index.js",
+        INSPECTOR / "cli" / "build" / "cli.js",
+    ):
+        if entry.exists():
+            return entry
+    return entry
 
 
 def seconds(command: list[str], env: dict[str, str] | None = None) -> float:
@@ -62,7 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
-    entry = INSPECTOR / "cli" / "build" / "cli.js"
+    entry = inspector_cli()
     node = shutil.which("node")
     if node is None or not entry.exists():
         raise SystemExit(f"needs node and {entry} (see this file's docstring)")
