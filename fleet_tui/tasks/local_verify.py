@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable
@@ -20,6 +19,7 @@ from typing import Any, TypeVar
 
 from fleet_tui.envs.base import Verdict
 from fleet_tui.process_tree import kill_group
+from fleet_tui.tasks.child_launch import ChildProcess, start_child
 from fleet_tui.tasks.snapshot import DbSnapshot, write_sqlite
 from fleet_tui.tasks.verifier_child import READY
 
@@ -64,25 +64,7 @@ def verdict_from_outcome(
     )
 
 
-async def start_child(
-    module: str, *args: str, stdin: int = asyncio.subprocess.DEVNULL, env: dict | None = None
-) -> asyncio.subprocess.Process:
-    """`python -m module args` in a child process of its own session, its stdout and stderr
-    piped."""
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        module,
-        *args,
-        stdin=stdin,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=env,
-        start_new_session=True,
-    )
-
-
-async def stop(process: asyncio.subprocess.Process) -> None:
+async def stop(process: ChildProcess) -> None:
     """Ask the child to stop (SIGTERM) unless it has ended, give it STOP_GRACE_S, then kill
     what is left of its process group."""
     if process.returncode is None:
@@ -94,9 +76,7 @@ async def stop(process: asyncio.subprocess.Process) -> None:
     await process.wait()
 
 
-async def wait_or_kill(
-    process: asyncio.subprocess.Process, step: Awaitable[T], limit_s: float
-) -> T:
+async def wait_or_kill(process: ChildProcess, step: Awaitable[T], limit_s: float) -> T:
     """`step`, given at most `limit_s`; on a timeout (TimeoutError) or a cancel, the child is
     stopped first."""
     try:

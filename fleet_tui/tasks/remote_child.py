@@ -52,7 +52,8 @@ async def verify(request: dict[str, Any], say: Callable[[str], None]) -> dict[st
     return {"verdict": verdict.model_dump(mode="json")}
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    """Takes no arguments (`argv` is empty): the request comes on stdin."""
     request = json.load(sys.stdin)
     # Everything the verifier's module code starts is killed when the answer is out, or when
     # the parent stops us.
@@ -75,4 +76,4 @@ def answer(request: dict[str, Any]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

@@ -16,11 +16,11 @@ from typing import Any, Literal
 
 from fleet_tui.envs.base import Env, EnvError, Task, Verdict
 from fleet_tui.envs.capabilities import FleetInstance, HasSqliteResources
+from fleet_tui.tasks.child_launch import start_child
 from fleet_tui.tasks.local_verify import (
     DEFAULT_TIMEOUT_S,
     STARTUP_TIMEOUT_S,
     run_verifier_snapshots,
-    start_child,
     stop,
     wait_or_kill,
 )
