@@ -80,10 +80,17 @@ def _verifier_traceback(error: BaseException) -> str:
     return "".join(traceback.format_exception(type(error), error, tb or error.__traceback__))
 
 
-def _local_env(databases: dict[str, str]) -> Any:
+@functools.cache
+def local_fleet() -> Any:
+    """A fleet-python client for local file mode, made once: making one loads the CA bundle
+    (the zygote makes it before it forks, see `zygote.py`)."""
     from fleet import Fleet
 
-    return Fleet(api_key="local-verifier").instance(dict(databases))
+    return Fleet(api_key="local-verifier")
+
+
+def _local_env(databases: dict[str, str]) -> Any:
+    return local_fleet().instance(dict(databases))
 
 
 def run(request: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ its threads) would not be.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -27,6 +28,7 @@ import sys
 import traceback
 
 from fleet_tui.process_tree import kill_group
+from fleet_tui.tasks import verifier_child
 
 STREAMS = 3
 """The child's stdin, stdout and stderr, sent with each request before its channel."""
@@ -34,7 +36,6 @@ PRELOADED = (
     "fleet",
     "fleet.verifiers.local_executor",
     "fleet._async.tasks",
-    "fleet_tui.tasks.verifier_child",
     "fleet_tui.tasks.remote_child",
     "fleet_tui.tasks.remote",
 )
@@ -47,6 +48,9 @@ def serve(control: socket.socket) -> None:
     """Fork a child for each request on `control` until it closes."""
     for module in PRELOADED:
         importlib.import_module(module)
+    verifier_child.local_fleet()
+    gc.collect()
+    gc.freeze()  # children's collections skip what is here: fewer copy-on-write page faults
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
