@@ -139,3 +139,14 @@ async def test_the_switch_turns_the_zygote_off(databases, monkeypatch):
     monkeypatch.setenv(child_launch.SWITCH, "off")
     _, launcher, _ = await ancestry(databases)
     assert launcher == os.getpid()
+
+
+async def test_a_large_environment_reaches_the_forked_child(databases, monkeypatch):
+    # More than a socket buffer holds: the request is written while the child reads it.
+    for n in range(3):
+        monkeypatch.setenv(f"FLEET_TUI_TEST_PADDING_{n}", "x" * 100_000)
+    code = ANCESTRY.replace("return 1.0", "return len(os.environ['FLEET_TUI_TEST_PADDING_2'])")
+    verdict = await run_verifier_files(code, databases)
+    assert verdict.success and verdict.score == 100_000
+    assert ZYGOTE.process is not None
+    assert int(verdict.stdout.split()[1]) == ZYGOTE.process.pid

@@ -4,7 +4,8 @@ by the warm zygote (`zygote.py`) where it can be, spawned afresh otherwise.
 A spawned child imports fleet-python again (about 0.25 s of CPU); one forked from the zygote
 has it already. The zygote is started on first use, one per fleet-tui process, and started
 again if it died. Where fork is missing, or the zygote cannot be started or does not answer,
-the child is spawned as before, and a warning says why (once per reason).
+the child is spawned as before, and a warning says why (after a few failures in a row,
+every child is).
 
 Either way the caller gets a `ChildProcess`: its pid is its process group's, its stdio are
 asyncio streams, and `wait`, `terminate` and `returncode` work as on an asyncio subprocess.
@@ -164,18 +165,19 @@ class Zygote:
                     null = os.open(os.devnull, os.O_RDONLY)
                     os.dup2(null, theirs[0])
                     os.close(null)
-                channel.sendall(json.dumps({**request, "cwd": os.getcwd()}).encode())
-                channel.shutdown(socket.SHUT_WR)  # the child reads the request up to here
                 self._send(theirs)
             finally:
                 _close(theirs)  # the child's now: the channel ends if the zygote dies
             channel.setblocking(False)
-            pid = await asyncio.wait_for(_read_pid(channel), ZYGOTE_ANSWER_S)
+            asked = json.dumps({**request, "cwd": os.getcwd()}).encode()
+            pid = await asyncio.wait_for(_handshake(channel, asked), ZYGOTE_ANSWER_S)
         except BaseException as error:  # no child, or one that fails on its closed streams
             _close(ours)
             channel.close()
             if isinstance(error, TimeoutError):
                 raise ZygoteUnavailable("the verifier zygote did not answer in time") from None
+            if isinstance(error, OSError):
+                raise ZygoteUnavailable(f"the verifier zygote: {error}") from None
             raise
         self.failures = 0
         return ForkedChild(pid, *await _streams(ours, channel, piped_stdin))
@@ -230,10 +232,12 @@ class Zygote:
         self.process = None
 
 
-async def _read_pid(channel: socket.socket) -> int:
-    """The child's first line on the channel: its pid (a byte at a time: the zygote's `exit`
-    line may follow it)."""
+async def _handshake(channel: socket.socket, request: bytes) -> int:
+    """Send the child its request, up to the end of what we write (it reads to there), and
+    read its first line: its pid (a byte at a time: the zygote's `exit` line may follow)."""
     loop = asyncio.get_running_loop()
+    await loop.sock_sendall(channel, request)
+    channel.shutdown(socket.SHUT_WR)
     line = b""
     while not line.endswith(b"\n"):
         byte = await loop.sock_recv(channel, 1)
