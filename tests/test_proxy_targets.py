@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_run import running_ids
 from tests.fixtures.local_host import mcp_session
 from tests.proxy_run import proxy
 
@@ -87,3 +88,18 @@ def test_a_plain_mcp_result_carries_no_episode_fields(mcp_alpha):
         result = asyncio.run(agent(served.url, served.token))
         served.stop()
     assert not (result.meta or {}).keys() & {"fleet-tui/reward", "fleet-tui/done"}
+
+
+def test_a_kept_instance_is_named_with_how_to_attach_as_the_other_commands_do(local_host):
+    """`--keep` on an env key: the proxy opens its session like the headless commands, so it
+    leaves the instance running and says how to attach to it when it stops."""
+    base = ["--base-url", local_host.base_url]
+    with proxy("tracker", *base, "--keep", "--no-record") as served:
+        code, _, stderr = served.stop()
+    assert code == 128 + signal.SIGTERM, stderr
+    instance_id = stderr.split("kept instance ")[1].split(";")[0]
+    try:
+        assert f"attach with: fleet-tui --instance {instance_id}" in stderr
+        assert instance_id in running_ids(local_host)
+    finally:
+        local_host.registry.stop(local_host.registry.instances[instance_id])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fleet_tui.commands.app import add_expose_reset_argument, add_gate_arguments
 from fleet_tui.commands.output import err, print_json_line
@@ -19,6 +19,11 @@ from fleet_tui.commands.proxy_control import COMMANDS_HELP, held_line
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line
+
+if TYPE_CHECKING:
+    from fleet_tui.controller import SessionController
+    from fleet_tui.proxy.gate import Gate
+    from fleet_tui.session.recorder import SessionRecorder
 
 TEXT_LIMIT = 2000
 """Characters of a result's text in its JSON line."""
@@ -76,7 +81,7 @@ def call_line(record: Any) -> dict[str, Any]:
     return line
 
 
-def _gate(args: argparse.Namespace) -> Any:
+def _gate(args: argparse.Namespace) -> Gate:
     """The gate `--hold`, `--break` and `--hold-limit` ask for; it prints a `held` line for
     each call it begins to hold."""
     from fleet_tui.envs.base import EnvError
@@ -104,53 +109,66 @@ def _gate(args: argparse.Namespace) -> Any:
 
 
 async def _serve(target: Any, args: argparse.Namespace) -> int:
-    from fleet_tui.commands.proxy_control import obey, read_commands
+    """Open the session the way every headless command does (`open_session`: its progress,
+    warnings, close problems and the kept-instance note on stderr), serve it until a signal."""
+    from fleet_tui.commands.output import Output
     from fleet_tui.commands.sign_in import PrintedSignIn
-    from fleet_tui.controller import Progress, SessionController
-    from fleet_tui.proxy.agent_calls import AgentCalls
-    from fleet_tui.proxy.server import ProxyServer
     from fleet_tui.session.recorder import recorder_for
-    from fleet_tui.session_records import CallFinished
+    from fleet_tui.session_open import open_session
+    from fleet_tui.session_records import CallFinished, SessionEvent
     from fleet_tui.stop_signals import stop_task_on_signals
 
+    gate = _gate(args)  # a bad --break is refused before anything starts
     recorder = None if args.no_record else recorder_for(target, args.record)
 
-    def show(event: object) -> None:
-        if isinstance(event, Progress):
-            err(event.line)
-        elif isinstance(event, CallFinished):
+    def show(event: SessionEvent) -> None:
+        if isinstance(event, CallFinished):
             print_json_line(call_line(event.record))
 
-    session = SessionController(target, requests=PrintedSignIn(), recorder=recorder)
-    session.subscribe(show)
-    calls = AgentCalls(session, _gate(args))
-    server: ProxyServer | None = None
     with stop_task_on_signals() as stop:
         try:
-            await session.connect()
-            loop = asyncio.get_running_loop()
-            server = ProxyServer(
-                calls, loop, port=args.port, token=args.token, expose_reset=args.expose_reset
-            )
-            server.start()
-            _announce(server, recorder.path if recorder else None, len(session.tools))
-            read_commands(loop, lambda line: print_json_line(obey(calls.gate, line)))
-            await asyncio.Event().wait()  # until Ctrl+C, SIGTERM or SIGHUP
+            async with open_session(
+                target, PrintedSignIn(), notes=Output(), recorder=recorder, listeners=[show]
+            ) as session:
+                await _serve_session(session, gate, args, recorder)
         except asyncio.CancelledError:
             if stop.exit_code is None:
                 raise
             err("fleet-tui: terminated")
             return stop.exit_code
         finally:
-            calls.gate.close("fleet-tui is closing: the call was not made.")
-            if server is not None:
-                await asyncio.to_thread(server.stop)
-            await session.close()
-            for problem in session.close_problems:
-                err(f"fleet-tui: {problem}")
             if recorder is not None:
                 recorder.close()
     return 0
+
+
+async def _serve_session(
+    session: SessionController,
+    gate: Gate,
+    args: argparse.Namespace,
+    recorder: SessionRecorder | None,
+) -> None:
+    """Serve the connected session's tools to agents until cancelled; held calls are refused
+    and the server stopped before the session closes."""
+    from fleet_tui.commands.proxy_control import obey, read_commands
+    from fleet_tui.proxy.agent_calls import AgentCalls
+    from fleet_tui.proxy.server import ProxyServer
+
+    calls = AgentCalls(session, gate)
+    server: ProxyServer | None = None
+    try:
+        loop = asyncio.get_running_loop()
+        server = ProxyServer(
+            calls, loop, port=args.port, token=args.token, expose_reset=args.expose_reset
+        )
+        server.start()
+        _announce(server, recorder.path if recorder else None, len(session.tools))
+        read_commands(loop, lambda line: print_json_line(obey(calls.gate, line)))
+        await asyncio.Event().wait()  # until Ctrl+C, SIGTERM or SIGHUP
+    finally:
+        calls.gate.close("fleet-tui is closing: the call was not made.")
+        if server is not None:
+            await asyncio.to_thread(server.stop)
 
 
 def _announce(server: Any, recording: Path | None, tools: int) -> None:
