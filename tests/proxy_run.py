@@ -29,11 +29,16 @@ class Proxy:
 
     def next_line(self, event: str) -> dict:
         """Its next JSON line of that `event` (the lines before it are passed over)."""
+        return self.lines_until(event)[-1]
+
+    def lines_until(self, event: str) -> list[dict]:
+        """Its next JSON lines, up to and with the next one of that `event`."""
         assert self.process.stdout is not None
+        lines = []
         for text in self.process.stdout:
-            line = json.loads(text)
-            if line["event"] == event:
-                return line
+            lines.append(json.loads(text))
+            if lines[-1]["event"] == event:
+                return lines
         raise AssertionError(f"no {event} line: the proxy ended")
 
     def stop(self) -> tuple[int, list[dict], str]:
