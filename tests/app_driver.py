@@ -118,16 +118,19 @@ def local_target(base_url: str, env_key: str):
 
 
 @asynccontextmanager
-async def openenv_tasks_app(base_url: str, tasks: int) -> AsyncIterator[tuple[Pilot, Any]]:
-    """The app with its Tasks pane on an OpenEnv server, connected, once the pane lists
-    `tasks` tasks: yields the pilot and the pane."""
+async def openenv_tasks_app(
+    base_url: str, tasks: int, task: tuple[str, int] | None = None
+) -> AsyncIterator[tuple[Pilot, Any]]:
+    """The app with its Tasks pane on an OpenEnv server (resetting into `task`, as
+    `--openenv-task` asks), connected, once the pane lists `tasks` tasks: yields the pilot
+    and the pane."""
     from fleet_tui.envs.targets import OpenEnvTarget
     from fleet_tui.ui.app import FleetTuiApp
     from fleet_tui.ui.widgets.task_features import TaskFeatures
     from fleet_tui.ui.widgets.task_panel import TaskPanel
 
     features = TaskFeatures(recorder=None)
-    app = FleetTuiApp(OpenEnvTarget(url=base_url), recorder=features.recorder)
+    app = FleetTuiApp(OpenEnvTarget(url=base_url, task=task), recorder=features.recorder)
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, timeout=120)

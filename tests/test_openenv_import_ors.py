@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from textual.widgets import Static
 
 from fleet_tui.cli import main
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.openenv import OpenEnvEnv
 from fleet_tui.envs.targets import OpenEnvTarget
-from tests.app_driver import call, openenv_tasks_app, wait_idle
+from tests.app_driver import call, openenv_tasks_app, wait_for, wait_idle
 from tests.fixtures.openenv_servers import imported_server, serve_with_launcher
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -198,6 +199,25 @@ async def test_app_tasks_pane_pages_the_task_routes_and_starts_a_task(shapes_ser
         await wait_idle(pilot)
         after = await call(pilot, "describe", {"size": 16})
         assert after.status == "ok", after.message
+        assert after.result.structured == {"task": "test-1"}
+
+
+async def test_the_tasks_pane_names_the_task_the_app_was_started_in(shapes_server):
+    """`--openenv-task test:1`: the app is in that task from the start, so the Tasks pane
+    says so (not "none started") and the verifier runs for it."""
+    async with openenv_tasks_app(shapes_server.base_url, tasks=5, task=("test", 1)) as (
+        pilot,
+        panel,
+    ):
+        status = panel.query_one("#task-status", Static)
+        await wait_for(pilot, lambda: panel.active is not None)
+        assert (panel.active.split, panel.active.index) == ("test", 1)
+        assert f"task: {panel.active.key}" in str(status.content)
+        assert "none started" not in str(status.content)
+        pilot.app.start_reset()
+        await wait_idle(pilot)
+        assert "none started" not in str(status.content)
+        after = await call(pilot, "describe", {"size": 16})
         assert after.result.structured == {"task": "test-1"}
 
 

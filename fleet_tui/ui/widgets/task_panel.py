@@ -199,6 +199,22 @@ class TaskPanel(Vertical):
             return
         self.tasks = tasks
         self.query_one(TaskBrowser).set_tasks(tasks)
+        self._adopt_target_task()
+
+    def _adopt_target_task(self) -> None:
+        """The app began in one of these tasks (`--openenv-task SPLIT:INDEX`: every reset
+        starts it): it is the started task, the one shown and verified, as if started here."""
+        target = self.session.target
+        if self.active is not None or not isinstance(target, OpenEnvTarget) or not target.task:
+            return
+        task = next((t for t in self.tasks if (t.split, t.index) == target.task), None)
+        if task is None:
+            return
+        self.active = task
+        self.session.choose_task(task)
+        self._show_final_answer(task)
+        self.apply_modality()
+        self._refresh_status()
 
     def env_reset(self, _outcome: Any) -> None:
         """A new episode: the reward lines start again."""
