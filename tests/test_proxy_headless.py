@@ -147,6 +147,8 @@ def test_a_bad_breakpoint_is_a_plain_error_before_anything_starts(mcp_alpha):
     assert_one_line_error(bad, 2, "--break: expected TOOL KEY=VALUE")
     alone = fleet_tui("--mcp", mcp_alpha.url, "--break", "echo")
     assert_one_line_error(alone, 2, "add --serve-mcp")
+    served = fleet_tui("proxy", "--mcp", mcp_alpha.url, "--break", "echo text")
+    assert_one_line_error(served, 2, "--break: expected TOOL KEY=VALUE")
 
 
 def test_a_call_the_agent_walks_away_from_still_finishes_and_is_recorded(mcp_beta, tmp_path: Path):

@@ -84,13 +84,9 @@ def call_line(record: Any) -> dict[str, Any]:
 def _gate(args: argparse.Namespace) -> Gate:
     """The gate `--hold`, `--break` and `--hold-limit` ask for; it prints a `held` line for
     each call it begins to hold."""
-    from fleet_tui.envs.base import EnvError
-    from fleet_tui.proxy.gate import Breakpoint, Gate
+    from fleet_tui.proxy.gate import Gate, parse_breakpoints
 
-    try:
-        points = [Breakpoint.parse(text) for text in args.breakpoints]
-    except ValueError as error:
-        raise EnvError(f"--break: {error}") from None
+    points = parse_breakpoints(args.breakpoints)
     announced: set[int] = set()
 
     def announce_held() -> None:
