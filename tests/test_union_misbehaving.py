@@ -132,3 +132,24 @@ async def test_tools_the_sdk_rejects_are_listed_broken_and_the_others_work(
     with pytest.raises(EnvError, match="tool 'deep' is broken and was not called") as caught:
         await union.call_tool("deep", {})
     assert "nested more than 197 levels deep" in caught.value.message
+
+
+@pytest.mark.parametrize("screens", [False, True])
+async def test_a_listing_is_screened_tool_by_tool_only_when_asked(misbehaving, screens):
+    """Unscreened, a listing reaches the SDK as the server sent it (parsed once, by the SDK);
+    screened, the tools the SDK would reject are stand-ins saying why."""
+    from fleet_tui.envs.mcp_transports import http_client
+
+    listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    async with http_client(
+        f"{misbehaving}/bad-schemas", {}, screens_listings=lambda: screens
+    ) as client:
+        reply = (await client.post(f"{misbehaving}/bad-schemas", json=listing)).json()
+
+    rootless = reply["result"]["tools"][2]
+    assert rootless["name"] == "rootless"
+    if screens:
+        assert rootless["inputSchema"] == {"type": "object"}
+        assert rootless["_meta"] == {"fleet-tui/broken": "inputSchema: should be a JSON object"}
+    else:
+        assert rootless["inputSchema"] == ["not", "object"]

@@ -117,6 +117,8 @@ class McpEndpoint:
         it did not take it)."""
         self.opened = 0
         """How many connections opened (more than one: the current one reopened it)."""
+        self.screens_listings = False
+        """Whether tools/list replies are screened tool by tool (see `list_tools`)."""
 
     @property
     def sign_in_warning(self) -> str | None:
@@ -245,7 +247,9 @@ class McpEndpoint:
         output = ChildOutput(self.status.output, self.child_stderr, self.spec.program)
         tap = self.handlers.http_tap(self.url)
         async with (
-            opened(self.spec, transport, output, tap, self._auth()) as (read, write),
+            opened(
+                self.spec, transport, output, tap, self._auth(), lambda: self.screens_listings
+            ) as (read, write),
             ClientSession(
                 *self.handlers.streams(self.url, ChangedRead(read, screened), write),
                 **self.handlers.session_options(self.url),
@@ -390,8 +394,24 @@ class McpEndpoint:
         self._stop.set()
 
     async def list_tools(self) -> list[mcp.types.Tool]:
-        """All tools of this endpoint, following pagination cursors up to MAX_TOOL_PAGES pages."""
-        tools, self.listing_warning = await self.list_all("list_tools", "tools")
+        """All tools of this endpoint, following pagination cursors up to MAX_TOOL_PAGES pages.
+
+        The SDK's parse is the only one until it rejects a listing (one tool it cannot read
+        fails the whole list): over HTTP the tools are then listed again, and from then on,
+        each tool screened first (`envs/mcp_http.py`), those the SDK would reject listed broken.
+        """
+        from pydantic import ValidationError
+
+        from fleet_tui.envs.mcp_http import TOO_LARGE_START
+
+        try:
+            tools, self.listing_warning = await self.list_all("list_tools", "tools")
+        except (ValidationError, UnreadableReply) as error:
+            too_large = str(error).startswith(TOO_LARGE_START)
+            if self.screens_listings or self.status.transport != "http" or too_large:
+                raise
+            self.screens_listings = True
+            tools, self.listing_warning = await self.list_all("list_tools", "tools")
         self.status.tool_count = len(tools)
         return tools
 

@@ -9,8 +9,10 @@ it cannot parse. `GuardedTransport` sits under it, in the httpx2 client it is gi
 - a JSON reply over `MAX_REPLY_BYTES` becomes a JSON-RPC error saying so (server-sent events
   are capped by the SDK's `max_sse_event_size`, given the same limit; over the SSE transport,
   by `envs/sse_cap.py`);
-- in a tools/list reply, each tool the SDK would reject is replaced by a usable stand-in that
-  carries the reason under `BROKEN_TOOL_KEY` in its `_meta`, so the other tools still list;
+- in a tools/list reply, when `screens_listings` says so, each tool the SDK would reject is
+  replaced by a usable stand-in that carries the reason under `BROKEN_TOOL_KEY` in its `_meta`,
+  so the other tools still list (an endpoint asks for that only after the SDK rejected a
+  listing of its server: screening parses each tool a second time);
 - each request, its status and time to the response headers go to `on_exchange` (the network
   log, `envs/traffic.py`) when it is given;
 - with `passes_sign_in`, a server's request for an OAuth sign-in (`asks_sign_in`) reaches the
@@ -94,6 +96,7 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
         on_exchange: Callable[[HttpExchange], None] | None = None,
         *,
         passes_sign_in: bool = False,
+        screens_listings: Callable[[], bool] = lambda: True,
     ) -> None:
         self.inner = httpx2.AsyncHTTPTransport(
             proxy=environment_proxy(url), verify=shared_ssl_context()
@@ -102,6 +105,9 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
         """Told of each request once its response headers arrived (the network log)."""
         self.passes_sign_in = passes_sign_in
         """Whether a request for a sign-in is left for the client's auth flow."""
+        self.screens_listings = screens_listings
+        """Asked at each tools/list reply: whether to screen it tool by tool (`screen_tool`),
+        which parses every tool a second time (the SDK parses it too)."""
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if self.on_exchange is None:
@@ -153,7 +159,7 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
         if response.status_code >= 400:
             return await self._error_status(request, response, message)
         content_type = response.headers.get("content-type", "").lower()
-        listing = message.get("method") == "tools/list"
+        listing = message.get("method") == "tools/list" and self.screens_listings()
         json_body = content_type.startswith("application/json")
         if not json_body and not (content_type.startswith("text/event-stream") and listing):
             return response

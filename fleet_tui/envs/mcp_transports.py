@@ -121,13 +121,15 @@ def http_client(
     on_exchange: Callable[[Any], None] | None = None,
     auth: httpx2.Auth | None = None,
     event_limit: int | None = None,
+    screens_listings: Callable[[], bool] = lambda: True,
 ) -> httpx2.AsyncClient:
     """An HTTP client for the MCP endpoint at `url`. `guarded`: replies are checked before the
     SDK reads them (`envs.mcp_http.GuardedTransport`, made for streamable HTTP), and each
     exchange is told to `on_exchange` (the protocol log). `auth`: the OAuth flow
     (`envs.oauth_flow.SignInAuth`), which then hears a server ask for a sign-in.
     `event_limit`: each server-sent event over it is dropped (`envs.sse_cap`, made for the SSE
-    transport)."""
+    transport). `screens_listings`: whether a guarded client screens a tools/list reply tool by
+    tool (asked at each one)."""
     import httpx2
 
     from fleet_tui.envs.mcp_http import GuardedTransport, environment_proxy
@@ -135,7 +137,12 @@ def http_client(
     from fleet_tui.envs.sse_cap import EventCappedTransport
 
     transport: httpx2.AsyncBaseTransport = (
-        GuardedTransport(url, on_exchange=on_exchange, passes_sign_in=auth is not None)
+        GuardedTransport(
+            url,
+            on_exchange=on_exchange,
+            passes_sign_in=auth is not None,
+            screens_listings=screens_listings,
+        )
         if guarded
         else httpx2.AsyncHTTPTransport(proxy=environment_proxy(url), verify=shared_ssl_context())
     )
@@ -154,10 +161,11 @@ async def opened(
     output: ChildOutput | None = None,
     on_exchange: Callable[[Any], None] | None = None,
     auth: httpx2.Auth | None = None,
+    screens_listings: Callable[[], bool] = lambda: True,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """The (read, write) streams of a connection to `spec` over `transport` (`on_exchange`
     hears of each HTTP request a streamable-HTTP connection makes; `auth` signs HTTP requests
-    in when the server asks)."""
+    in when the server asks; `screens_listings`: see `http_client`)."""
     if transport == "stdio":
         async with _stdio(spec, output or ChildOutput([])) as streams:
             yield streams
@@ -165,13 +173,16 @@ async def opened(
         async with _sse(spec, auth) as streams:
             yield streams
     else:
-        async with _streamable_http(spec, on_exchange, auth) as streams:
+        async with _streamable_http(spec, on_exchange, auth, screens_listings) as streams:
             yield streams
 
 
 @contextlib.asynccontextmanager
 async def _streamable_http(
-    spec: EndpointSpec, on_exchange: Callable[[Any], None] | None, auth: httpx2.Auth | None
+    spec: EndpointSpec,
+    on_exchange: Callable[[Any], None] | None,
+    auth: httpx2.Auth | None,
+    screens_listings: Callable[[], bool],
 ) -> AsyncIterator[tuple[Any, Any]]:
     from mcp.client.streamable_http import streamable_http_client
 
@@ -179,7 +190,13 @@ async def _streamable_http(
 
     assert spec.url is not None
     async with (
-        http_client(spec.url, spec.headers, on_exchange=on_exchange, auth=auth) as client,
+        http_client(
+            spec.url,
+            spec.headers,
+            on_exchange=on_exchange,
+            auth=auth,
+            screens_listings=screens_listings,
+        ) as client,
         streamable_http_client(
             spec.url, http_client=client, max_sse_event_size=MAX_REPLY_BYTES
         ) as (read, write),
