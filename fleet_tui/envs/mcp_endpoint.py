@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 
 from fleet_tui.envs.base import EndpointState, EndpointStatus
@@ -25,10 +26,10 @@ from fleet_tui.envs.server_info import server_info
 from fleet_tui.text import describe_error, leaf_errors, one_line
 
 if TYPE_CHECKING:
-    import mcp.types
     from mcp.client.session import ClientSession
 
     from fleet_tui.envs.oauth_flow import SignInAuth
+    from fleet_tui.envs.tool_pages import PageAsker
 
 T = TypeVar("T")
 
@@ -393,40 +394,40 @@ class McpEndpoint:
         self._set_state(EndpointState.DOWN, reason)
         self._stop.set()
 
-    async def list_tools(self) -> list[mcp.types.Tool]:
-        """All tools of this endpoint, following pagination cursors up to MAX_TOOL_PAGES pages.
-
-        The SDK's parse is the only one until it rejects a listing (one tool it cannot read
-        fails the whole list): over HTTP the tools are then listed again, and from then on,
-        each tool screened first (`envs/mcp_http.py`), those the SDK would reject listed broken.
-        """
+    async def list_tools(self) -> list[Any]:
+        """All tools of this endpoint (`envs/tool_pages.py`: the SDK's objects or checked JSON),
+        up to MAX_TOOL_PAGES pages. The SDK's parse is the only one until it rejects a listing
+        (one tool it cannot read fails it all): over HTTP the tools are then listed again, and
+        from then on, screened (`envs/mcp_http.py`: those the SDK rejects listed broken)."""
         from pydantic import ValidationError
 
         from fleet_tui.envs.mcp_http import TOO_LARGE_START
+        from fleet_tui.envs.tool_pages import tool_page
 
         try:
-            tools, self.listing_warning = await self.list_all("list_tools", "tools")
+            tools, self.listing_warning = await self.list_all(tool_page, "tools")
         except (ValidationError, UnreadableReply) as error:
             too_large = str(error).startswith(TOO_LARGE_START)
             if self.screens_listings or self.status.transport != "http" or too_large:
                 raise
             self.screens_listings = True
-            tools, self.listing_warning = await self.list_all("list_tools", "tools")
+            tools, self.listing_warning = await self.list_all(tool_page, "tools")
         self.status.tool_count = len(tools)
         return tools
 
-    async def list_all(self, method: str, field: str) -> tuple[list[Any], str | None]:
-        """Every item of a paginated list (`session.<method>`, items in `page.<field>`), up to
-        MAX_TOOL_PAGES pages, and a warning when the server kept returning a next cursor."""
+    async def list_all(self, method: str | PageAsker, field: str) -> tuple[list[Any], str | None]:
+        """Every item of a paginated list (pages from `session.<method>` or `method(session,
+        ...)`, items in `page.<field>`), and a warning if it stopped at MAX_TOOL_PAGES pages."""
 
         async def list_pages(session: ClientSession) -> tuple[list[Any], str | None]:
             import mcp.types
 
+            ask = getattr(session, method) if isinstance(method, str) else partial(method, session)
             items: list[Any] = []
             cursor: str | None = None
             for _ in range(MAX_TOOL_PAGES):
                 params = mcp.types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                page = await getattr(session, method)(params=params)
+                page = await ask(params=params)
                 items.extend(getattr(page, field))
                 cursor = page.next_cursor
                 if not cursor:

@@ -44,8 +44,6 @@ from fleet_tui.envs.tool_union import ToolUnion, endpoint_labels, union_of
 from fleet_tui.text import describe_error, visible
 
 if TYPE_CHECKING:
-    import mcp.types
-
     from fleet_tui.envs.targets import McpTarget
 
 T = TypeVar("T")
@@ -213,13 +211,13 @@ class McpUnion:
         )
         return self._tools
 
-    async def _list_endpoint(self, endpoint: McpEndpoint) -> list[mcp.types.Tool]:
+    async def _list_endpoint(self, endpoint: McpEndpoint) -> list[Any]:
         """List one endpoint that is up (a down one waits for `reconnect`), reopening it once
         if its connection drops meanwhile."""
         if not endpoint.is_up:
             raise EndpointDown(endpoint.status.error or "not connected")
 
-        async def attempt() -> list[mcp.types.Tool]:
+        async def attempt() -> list[Any]:
             if not endpoint.is_up:
                 await endpoint.open()
             return await endpoint.list_tools()

@@ -53,7 +53,7 @@ def tool_result_from_mcp(obj: Any, *, endpoint: str = "", latency_s: float = 0.0
 
 def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
     """A Tool from a listed MCP tool, as an object or its dict form (either casing)."""
-    tool = dict(obj) if isinstance(obj, Mapping) else listed_fields(obj)
+    tool = obj if isinstance(obj, Mapping) else listed_fields(obj)
     return Tool(
         name=str(tool["name"]),
         description=tool.get("description") or "",
@@ -86,7 +86,7 @@ def listed_fields(tool: Any) -> dict[str, Any]:
 def task_support(tool: Mapping[str, Any]) -> str | None:
     """A listed tool's `execution.taskSupport` ("forbidden", "optional", "required")."""
     execution = tool.get("execution")
-    if not isinstance(execution, Mapping):
+    if execution is None or not isinstance(execution, Mapping):
         return None
     support = pick(execution, "task_support", "taskSupport")
     return str(support) if support is not None else None
@@ -95,6 +95,8 @@ def task_support(tool: Mapping[str, Any]) -> str | None:
 def broken_reason(tool: Mapping[str, Any]) -> str | None:
     """Why a listed tool cannot be used, if its `_meta` says so."""
     meta = tool.get("_meta")
+    if meta is None:  # most tools (and the check below is an ABC's, slower)
+        return None
     reason = meta.get(BROKEN_TOOL_KEY) if isinstance(meta, Mapping) else None
     return str(reason) if reason is not None else None
 

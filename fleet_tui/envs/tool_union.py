@@ -67,8 +67,8 @@ def union_of(
     answered: list[tuple[McpEndpoint, list[Any]]],
     labels: dict[McpEndpoint, str] | None,
 ) -> ToolUnion:
-    """Merge per-endpoint listings (mcp tools) by name: with `labels`, a name several
-    endpoints offer is qualified by their labels; without, the first endpoint wins it."""
+    """Merge per-endpoint listings (mcp tools, or their JSON) by name: with `labels`, a name
+    several endpoints offer is qualified by their labels; without, the first endpoint wins it."""
     listed = [
         (endpoint, tool_from_mcp(item, endpoint.url))
         for endpoint, items in answered

@@ -1,0 +1,55 @@
+"""One page of a server's tools/list, parsed once.
+
+The SDK's `ClientSession.list_tools` checks the reply against the negotiated protocol version's
+schema, then parses it a second time into its version-free `Tool` objects, which fleet-tui
+reads once more into its own `Tool`s (`results.tool_from_mcp`). On a connection of the
+handshake era (before 2026-07-28) nothing else comes of that second parse for fleet-tui: the
+SDK keeps each tool's output schema there, for the checks of its `call_tool`, which fleet-tui
+does not use (it sends tools/call itself, `envs/tool_call.py`, and checks results against
+the output schema itself). So a page is asked with the session's `send_request` into a plain
+mapping: the SDK still checks it against the version's schema, so what it accepts or rejects
+is unchanged, and fleet-tui builds its tools from the checked JSON.
+
+On a modern connection (2026-07-28), `list_tools` does more with a listing: it drops tools whose
+`x-mcp-header` annotations are invalid, and keeps the headers each tools/call must then carry.
+There the SDK's `list_tools` is used as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    import mcp.types
+    from mcp.client.session import ClientSession
+
+
+class PageAsker(Protocol):
+    """Asks a session for the page of a list at `params`' cursor (the first without one)."""
+
+    def __call__(
+        self, session: ClientSession, *, params: mcp.types.PaginatedRequestParams | None
+    ) -> Awaitable[Any]: ...
+
+
+class ToolPage(BaseModel):
+    """One page of a tool listing: the SDK's tool objects, or their JSON as the SDK checked it."""
+
+    tools: list[Any]
+    next_cursor: str | None = Field(default=None, alias="nextCursor")
+
+
+async def tool_page(
+    session: ClientSession, *, params: mcp.types.PaginatedRequestParams | None
+) -> ToolPage:
+    """The page of tools at `params`' cursor (the first page without one)."""
+    import mcp.types
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    if session.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        listed = await session.list_tools(params=params)
+        return ToolPage(tools=listed.tools, nextCursor=listed.next_cursor)
+    return await session.send_request(mcp.types.ListToolsRequest(params=params), ToolPage)
