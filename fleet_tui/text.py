@@ -256,26 +256,39 @@ def shortened(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def elided_strings(value: Any, limit: int) -> Any:
+def elided_strings(value: Any, limit: int, within: int | None = None) -> Any:
     """`value` (parsed JSON) with each string longer than `limit` characters cut in its middle,
     its start and end kept around `…[N characters]…`: a reply of base64 pictures reads as its
-    structure. A value nested too deep to walk is given back as it is."""
+    structure. A value nested too deep to walk is given back as it is. With `within`: None as
+    soon as its strings alone pass that many characters, so a listing of thousands of short
+    strings that could never fit is not walked to its end."""
+    budget = [within] if within is not None else None
     try:
-        return _elided(value, limit)
+        return _elided(value, limit, budget)
     except RecursionError:
         return value
+    except _OverBudget:
+        return None
 
 
-def _elided(value: Any, limit: int) -> Any:
+class _OverBudget(Exception):
+    """The strings kept so far pass the budget `elided_strings` was given."""
+
+
+def _elided(value: Any, limit: int, budget: list[int] | None) -> Any:
     if isinstance(value, str):
-        if len(value) <= limit:
-            return value
-        keep = max(1, limit // 2)
-        return f"{value[:keep]}…[{len(value) - 2 * keep:,} characters]…{value[-keep:]}"
+        if len(value) > limit:
+            keep = max(1, limit // 2)
+            value = f"{value[:keep]}…[{len(value) - 2 * keep:,} characters]…{value[-keep:]}"
+        if budget is not None:
+            budget[0] -= len(value)
+            if budget[0] < 0:
+                raise _OverBudget
+        return value
     if isinstance(value, dict):
-        return {key: _elided(item, limit) for key, item in value.items()}
+        return {key: _elided(item, limit, budget) for key, item in value.items()}
     if isinstance(value, list):
-        return [_elided(item, limit) for item in value]
+        return [_elided(item, limit, budget) for item in value]
     return value
 
 

@@ -18,3 +18,14 @@ def test_long_strings_are_cut_in_the_middle_keeping_the_shape():
         "image": "AAAAA…[991 characters]…AAAAZ",
         "list": ["short", "bbbbb…[40 characters]…bbbbb"],
     }
+
+
+def test_cutting_strings_within_a_budget_gives_up_once_the_strings_alone_pass_it():
+    listing = {"tools": [{"name": f"tool_{i}", "description": "d" * 90} for i in range(10_000)]}
+    assert elided_strings(listing, 10, within=64 * 1024) is None
+
+    picture = {"image": "A" * 1_000_000, "name": "shot"}
+    assert elided_strings(picture, 10, within=64) == {
+        "image": "AAAAA…[999,990 characters]…AAAAA",
+        "name": "shot",
+    }

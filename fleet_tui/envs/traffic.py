@@ -273,8 +273,8 @@ def _kept(text: str) -> tuple[Any, Any, bool]:
     if raw is not None and len(text) <= MAX_PAYLOAD_CHARS:
         return raw, redact(raw), True
     if raw is not None:
-        shortened = elided_strings(raw, KEPT_STRING_CHARS)
-        if json_length(shortened) <= MAX_PAYLOAD_CHARS:
+        shortened = elided_strings(raw, KEPT_STRING_CHARS, within=MAX_PAYLOAD_CHARS)
+        if shortened is not None and json_length(shortened) <= MAX_PAYLOAD_CHARS:
             return raw, redact(shortened), False
     return raw, redact(text[:MAX_PAYLOAD_CHARS]), False
 
