@@ -7,6 +7,7 @@ import pytest
 
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.mcp_union import McpUnion
+from tests.fixtures.raw_mcp import LISTINGS
 
 
 @pytest.fixture
@@ -119,10 +120,12 @@ async def test_a_reply_over_64_mb_fails_that_call_only(misbehaving, open_union, 
 async def test_tools_the_sdk_rejects_are_listed_broken_and_the_others_work(
     misbehaving, open_union, mode
 ):
+    asked = LISTINGS[mode]
     union = await open_union(f"{misbehaving}/{mode}")
 
     tools = {tool.name: tool for tool in await union.list_tools()}
 
+    assert LISTINGS[mode] - asked == 2  # as it came (the SDK refused it), then screened
     assert list(tools) == ["fine", "deep", "rootless"]
     assert tools["fine"].broken is None
     assert tools["deep"].broken == "nested more than 197 levels deep"
@@ -153,3 +156,50 @@ async def test_a_listing_is_screened_tool_by_tool_only_when_asked(misbehaving, s
         assert rootless["_meta"] == {"fleet-tui/broken": "inputSchema: should be a JSON object"}
     else:
         assert rootless["inputSchema"] == ["not", "object"]
+
+
+async def test_a_server_that_listed_tools_the_sdk_rejects_is_screened_from_then_on(
+    misbehaving, open_union
+):
+    union = await open_union(f"{misbehaving}/bad-schemas")
+    await union.list_tools()
+    asked = LISTINGS["bad-schemas"]
+
+    tools = await union.list_tools(refresh=True)
+
+    assert LISTINGS["bad-schemas"] - asked == 1
+    assert [tool.broken is None for tool in tools] == [True, False, False]
+
+
+async def test_a_tool_list_of_a_well_behaved_server_is_asked_once(misbehaving, open_union):
+    asked = LISTINGS["fine"]
+    union = await open_union(f"{misbehaving}/fine")
+
+    assert [tool.name for tool in await union.list_tools()] == ["fine"]
+    assert LISTINGS["fine"] - asked == 1
+
+
+async def test_entries_of_a_tool_list_that_are_no_tools_are_listed_broken(misbehaving, open_union):
+    union = await open_union(f"{misbehaving}/malformed-tools")
+
+    tools = {tool.name: tool.broken for tool in await union.list_tools()}
+
+    assert tools == {
+        "fine": None,
+        "tool #2": "the tool: should be a JSON object",
+        "tool #3": "name: missing",
+        "tool #4": "name: should be a valid string",
+        "listed": "description: should be a valid string",
+    }
+    assert (await union.call_tool("fine", {})).text() == "ok"
+
+
+async def test_a_tool_list_over_64_mb_fails_that_endpoint_alone_and_is_asked_once(
+    misbehaving, open_union
+):
+    asked = LISTINGS["huge-list"]
+    union = await open_union(f"{misbehaving}/huge-list", f"{misbehaving}/fine")
+
+    assert [tool.name for tool in await union.list_tools()] == ["fine"]
+    assert any("result too large: over 64 MB" in warning for warning in union.warnings())
+    assert LISTINGS["huge-list"] - asked == 1
