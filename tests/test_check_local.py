@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fleet_tui.local import bundled_task_files
+from tests.fixtures.local_host import TEST_API_KEY
 from tests.test_check import GOLD, check
 
 
@@ -22,3 +23,27 @@ def test_embedded_host_shared_by_parallel_tasks():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "2/2 tasks pass"
+
+
+async def test_tasks_on_one_host_share_one_fleet_client(local_host, fleet_client):
+    """Every task's env goes through the one client `shared_fleet_client` made (one HTTP
+    client and TLS context for the run), and no env closes it: it still answers after."""
+    from fleet_tui.envs.targets import FleetTarget
+    from fleet_tui.tasks.check import check_tasks
+    from fleet_tui.tasks.files import load_tasks
+    from fleet_tui.tasks.provision import shared_fleet_client
+
+    tasks = load_tasks(bundled_task_files()["tracker"])[:2]
+    base = FleetTarget(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
+    requests: list[str] = []
+
+    async def seen(request) -> None:
+        requests.append(request.url.path)
+
+    async with shared_fleet_client(base) as client:
+        assert client is not None
+        client.client.httpx_client.event_hooks["request"].append(seen)
+        report = await check_tasks(tasks, base, parallel=2, gold_dir=GOLD, client=client)
+        assert [task.status for task in report.tasks] == ["pass", "pass"]
+        assert requests.count("/v1/env/instances") == 2  # each task provisioned through it
+        assert await client.list_envs()

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from fleet_tui.envs.base import EnvError
     from fleet_tui.tasks.check import check_tasks
     from fleet_tui.tasks.files import load_tasks
-    from fleet_tui.tasks.provision import shared_host
+    from fleet_tui.tasks.provision import shared_fleet_client, shared_host
 
     if args.parallel < 1:
         raise EnvError("--parallel must be at least 1")
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         err(f"[{key}] {message}")
 
     async def main():
-        async with shared_host(base) as target:
+        async with shared_host(base) as target, shared_fleet_client(target) as client:
             return await check_tasks(
                 tasks,
                 target,
@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
                 mode=args.verifier_mode,
                 timeout_s=args.timeout,
                 ignore_keys=args.ignore_key,
+                client=client,
             )
 
     return print_report(asyncio.run(main()), summary_table, args.json)

@@ -94,7 +94,10 @@ class FleetEnv:
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
         heartbeat_interval: int | None = None,
         max_retries: int | None = None,
+        client: fleet.AsyncFleet | None = None,
     ) -> None:
+        """`client`: a Fleet client for the target's host shared with other envs (one HTTP
+        client and TLS context for many instances); used, not closed."""
         self.target = target
         self.timeouts = timeouts
         self.heartbeat_interval = (
@@ -109,7 +112,8 @@ class FleetEnv:
             ttl_seconds=target.ttl_seconds,
             keep=target.keep,
         )
-        self.fleet: fleet.AsyncFleet | None = None
+        self.fleet: fleet.AsyncFleet | None = client
+        self._owns_client = client is None
         self.sdk_env: fleet.AsyncEnv | None = None
         self.union: McpUnion | None = None
         self.run_id = f"fleet-tui-{uuid.uuid4().hex[:12]}"
@@ -374,7 +378,7 @@ class FleetEnv:
                 self._warnings.append(
                     f"could not close instance {created.instance_id}: {error or 'timed out'}"
                 )
-        if self.fleet is not None:
+        if self.fleet is not None and self._owns_client:
             with contextlib.suppress(Exception):
                 await self.fleet.client.httpx_client.aclose()
         if self.local_host is not None:

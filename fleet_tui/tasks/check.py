@@ -9,7 +9,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -20,6 +20,9 @@ from fleet_tui.session.replay import StepOutcome, replay_session
 from fleet_tui.tasks.provision import connected, task_target
 from fleet_tui.tasks.verify import VerifierMode, run_verifier
 from fleet_tui.text import one_line
+
+if TYPE_CHECKING:
+    import fleet
 
 SHOWN_DIVERGENCES = 3
 """Differing steps a task's row names (the report's JSON has every step)."""
@@ -79,8 +82,10 @@ async def check_task(
     timeout_s: float = 30.0,
     ignore_keys: list[str] | None = None,
     progress: Progress | None = None,
+    client: fleet.AsyncFleet | None = None,
 ) -> TaskReport:
-    """Check one task on its own instance; never raises for a task-level problem."""
+    """Check one task on its own instance; never raises for a task-level problem. `client`: a
+    Fleet client shared by the tasks on one host (see `shared_fleet_client`)."""
     report = TaskReport(key=task.key, env_key=task.env_key)
     started = time.perf_counter()
 
@@ -93,7 +98,7 @@ async def check_task(
             raise EnvError("the task has no verifier code")
         target = task_target(task, base)
         say(f"provisioning {target.describe()}")
-        async with connected(target) as env:
+        async with connected(target, client=client) as env:
             say("resetting")
             await env.reset()
             say("verifying the untouched env")

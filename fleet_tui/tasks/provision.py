@@ -3,17 +3,22 @@
 `task_target` turns a task (env key, version, data key, env variables) plus the user's target
 options into a Target. `connected` opens an env and always closes what it created.
 `shared_host` starts the embedded Fleet host once for a local target, so N tasks run on
-N instances of one host rather than on N hosts.
+N instances of one host rather than on N hosts, and `shared_fleet_client` gives them one Fleet
+client (one HTTP client and TLS context, the SDK's retry policy kept) rather than one per env.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fleet_tui.envs.base import Env, EnvError, Progress, Task
 from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.targets import InstanceTarget, LocalTarget, OpenEnvTarget, Target
+from fleet_tui.envs.targets import FleetTarget, InstanceTarget, LocalTarget, OpenEnvTarget, Target
+
+if TYPE_CHECKING:
+    import fleet
 
 
 def task_target(task: Task, base: Target) -> Target:
@@ -42,9 +47,12 @@ def task_target(task: Task, base: Target) -> Target:
 
 
 @asynccontextmanager
-async def connected(target: Target, progress: Progress | None = None) -> AsyncIterator[Env]:
-    """A connected env for `target`, closed (instance included) however the block ends."""
-    env = make_env(target)
+async def connected(
+    target: Target, progress: Progress | None = None, *, client: fleet.AsyncFleet | None = None
+) -> AsyncIterator[Env]:
+    """A connected env for `target`, closed (instance included) however the block ends.
+    `client`: a Fleet client from `shared_fleet_client`, for a Fleet target."""
+    env = make_env(target, client=client) if client is not None else make_env(target)
     try:
         await env.connect(progress)
         yield env
@@ -66,3 +74,20 @@ async def shared_host(target: Target) -> AsyncIterator[Target]:
         yield target.on_host(host.base_url, host.token)
     finally:
         host.stop()
+
+
+@asynccontextmanager
+async def shared_fleet_client(target: Target) -> AsyncIterator[fleet.AsyncFleet | None]:
+    """For a `FleetTarget`, one Fleet client for every env opened on its host in the block
+    (closed at its end); None for other targets. Building the SDK's client loads the CA bundle
+    into a TLS context, a fair part of a task check's CPU when each env builds its own."""
+    if not isinstance(target, FleetTarget):
+        yield None
+        return
+    from fleet_tui.envs.fleet import fleet_client
+
+    client = fleet_client(target.base_url, target.api_key)
+    try:
+        yield client
+    finally:
+        await client.client.httpx_client.aclose()
