@@ -1,5 +1,6 @@
 """Does a replayed result match the recorded one? Text and structured content must be equal,
 images equal pixel for pixel (decoded with Pillow, so re-encoding does not count as a change;
+images equal byte for byte, as a deterministic env's replayed screenshots are, are not decoded;
 images past the pixel cap are not decoded and must be equal byte for byte).
 
 `ignore_keys` names JSON object keys left out of the comparison (for example `created_at`,
@@ -33,11 +34,13 @@ def _text_value(block: TextBlock, ignore: frozenset[str]) -> Any:
 
 
 def compare_images(expected: bytes, actual: bytes) -> str | None:
-    """None when both decode to the same pixels, else what differs."""
+    """None when both are the same bytes or decode to the same pixels, else what differs."""
+    if expected == actual:
+        return None
     try:
         first, second = (decode(data).convert("RGBA") for data in (expected, actual))
     except ImageTooLarge as error:
-        return None if expected == actual else f"{error}: the bytes differ (pixels not compared)"
+        return f"{error}: the bytes differ (pixels not compared)"
     except ImageRefused as error:
         return f"cannot decode image ({error})"
     if first.size != second.size:
