@@ -17,15 +17,28 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fleet_tui.envs.base import EnvError, Task
 from fleet_tui.process_tree import supervise
 from fleet_tui.tasks.verifier_child import READY
 from fleet_tui.text import named_error
 
+if TYPE_CHECKING:
+    import httpx
+
 LOADED = "fleet-tui-verifier-loaded"
 """Printed once the verifier's module code has run: the remote run's clock starts here."""
+
+
+@functools.cache
+def sdk_http_client() -> httpx.AsyncClient:
+    """The HTTP client `AsyncFleet` would make for itself (the SDK's retry policy and timeout),
+    made once: making one loads the CA bundle (the zygote makes it before it forks)."""
+    from fleet._async.instance.base import default_httpx_client
+    from fleet.config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+
+    return default_httpx_client(DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT)
 
 
 async def verify(request: dict[str, Any], say: Callable[[str], None]) -> dict[str, Any]:
@@ -39,7 +52,9 @@ async def verify(request: dict[str, Any], say: Callable[[str], None]) -> dict[st
         verifier = load_verifier(task)
         say(LOADED)
         client = fleet.AsyncFleet(
-            api_key=os.environ.get("FLEET_API_KEY"), base_url=request["base_url"]
+            api_key=os.environ.get("FLEET_API_KEY"),
+            base_url=request["base_url"],
+            httpx_client=sdk_http_client(),
         )
         sdk_env = await client.instance(request["instance_id"])
         verdict = await verify_remote(

@@ -28,7 +28,7 @@ import sys
 import traceback
 
 from fleet_tui.process_tree import kill_group
-from fleet_tui.tasks import verifier_child
+from fleet_tui.tasks import remote_child, verifier_child
 
 STREAMS = 3
 """The child's stdin, stdout and stderr, sent with each request before its channel."""
@@ -49,6 +49,7 @@ def serve(control: socket.socket) -> None:
     for module in PRELOADED:
         importlib.import_module(module)
     verifier_child.local_fleet()
+    remote_child.sdk_http_client()
     gc.collect()
     gc.freeze()  # children's collections skip what is here: fewer copy-on-write page faults
     signal.signal(signal.SIGINT, signal.SIG_IGN)
