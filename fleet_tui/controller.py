@@ -43,6 +43,7 @@ from fleet_tui.envs.server_events import (
 from fleet_tui.envs.server_requests import AnswersServers, OffersRoots, root_problem
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
+from fleet_tui.result_memory import ResultMemory
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_catalog import CatalogSession
 from fleet_tui.session_env import EnvSession
@@ -105,6 +106,9 @@ class SessionController(SessionHistory, CatalogSession, EnvSession):
         self._seen_warnings: set[str] = set()
         if recorder is not None:
             self.subscribe(recorder.on_event)
+        self.result_memory = ResultMemory(recorder)
+        """Keeps the newest results in memory; older ones are read back from the recording."""
+        self.subscribe(self.result_memory.on_event)
         self._requests = requests
         self._roots_set: list[str] | None = None
         """The roots given to `set_roots`, offered instead of the port's."""

@@ -112,6 +112,9 @@ class CallRecord(BaseModel):
     env's alone)."""
     unmade: Unmade | None = None
     """Why the call was never made, if it was not."""
+    released: bool = False
+    """The result's content was let go to bound memory (`result_memory`); its reward, done
+    flag and status stay."""
 
     @property
     def outcome(self) -> str:

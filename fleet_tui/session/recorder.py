@@ -141,7 +141,8 @@ class SessionRecorder:
         self._seq = 0
         self.last_call_seq: int | None = None
         self._call_seqs: dict[int, int] = {}
-        """The seq of each started call, by its record's number (for its result)."""
+        """The seq of each started call, by its record's number (for its result, and to find
+        it again in the file)."""
         self._queue: queue.Queue[Callable[[], Any] | None] = queue.Queue()
         self._failure: Exception | None = None
         self._writer = threading.Thread(target=self._drain, name="session-writer", daemon=True)
@@ -202,13 +203,17 @@ class SessionRecorder:
         if call.unmade is not None:
             self.unmade(call.tool, call.arguments, call.unmade, call.message, **_by(call))
             return
-        seq = self._call_seqs.pop(call.number, None)
+        seq = self._call_seqs.get(call.number) if call.is_call else None
         if seq is None:  # a reset's or verdict's record: their own events say what they did
             return
         if call.result is not None:
             self.result(seq, call.result)
         else:
             self.error(call.message, call_seq=seq)
+
+    def call_seq(self, number: int) -> int | None:
+        """The seq of the call whose record is `number` (None: not a recorded call)."""
+        return self._call_seqs.get(number)
 
     # -- events ----------------------------------------------------------------------------
 

@@ -136,8 +136,18 @@ class CallActions(AppPart):
             self.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)
 
     async def show_result(self, entry: CallRecord) -> None:
-        """Show an entry's result (formatted in a thread: big results do not block the UI)."""
-        if entry.result is None:
+        """Show an entry's result (formatted in a thread: big results do not block the UI); a
+        released one's is read back from the session file first."""
+        result = entry.result
+        if entry.released:
+            try:
+                result = await asyncio.to_thread(self.controller.result_memory.read_back, entry)
+            except Exception as error:  # ResultReleased, or a session file gone unreadable
+                await self.show_plan(
+                    plan_message(describe_error(error), is_error=False, title=_title(entry))
+                )
+                return
+        if result is None:
             await self.show_plan(
                 plan_message(
                     entry.message or entry.status,
@@ -148,7 +158,7 @@ class CallActions(AppPart):
             return
         try:
             plan = await asyncio.to_thread(
-                plan_result, entry.result, self.controller.tool_named(entry.tool), _title(entry)
+                plan_result, result, self.controller.tool_named(entry.tool), _title(entry)
             )
         except Exception as error:  # a result we cannot format must not take the app down
             plan = plan_message(
