@@ -89,3 +89,19 @@ async def test_without_recording_a_released_result_says_so_in_plain_words(mcp_im
         text = rendered_text(app)
         assert "released from memory" in text and "--no-record" in text
         assert "a huge picture" not in text
+
+
+async def test_the_raw_reply_keeps_no_base64_text_once_decoded(mcp_images):
+    from tests.fixtures.mcp_servers import screenshot_png
+
+    app = FleetTuiApp(McpTarget(urls=[mcp_images.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        entry = await call(pilot, "screenshot", {"seed": 1})
+    result = entry.result
+    assert result is not None and result.images()[0].data == screenshot_png(1)
+    [image] = result.raw["content"]
+    assert image["data"].startswith("<") and image["data"].endswith(
+        "characters of base64, decoded>"
+    )
+    assert result.size_bytes > len(screenshot_png(1)), "the size on the wire is kept"

@@ -150,7 +150,15 @@ def test_every_block_type_in_every_shape(source):
     assert result.structured == {"id": 7}
     assert (result.endpoint, result.latency_s) == ("http://x/mcp", 0.25)
     assert result.size_bytes > len(b64(PNG))
-    assert result.raw["content"][1]["data"] == b64(PNG)
+
+    def decoded(data: bytes) -> str:
+        return f"<{len(b64(data))} characters of base64, decoded>"
+
+    content = result.raw["content"]
+    assert content[1]["data"] == decoded(PNG), "the base64 text is let go once decoded"
+    assert content[2]["data"] == decoded(WAV)
+    assert content[4]["resource"]["blob"] == decoded(b"\x00\x01")
+    assert content[3]["resource"]["text"] == "# hi"
 
 
 def test_image_mime_type_defaults_to_png():

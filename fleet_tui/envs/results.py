@@ -38,17 +38,41 @@ def tool_result_from_mcp(obj: Any, *, endpoint: str = "", latency_s: float = 0.0
     screened = to_wire_dict(obj)
     merge_text_runs(screened)
     raw, problems = set_aside(screened)
-    content = screened.get("content") or []
+    content: list[Any] = screened.get("content") or []
+    blocks = [content_block_from_mcp(block) for block in content]
+    size_bytes = json_length(raw)
+    if raw.get("content") is content:
+        raw["content"] = [
+            _without_base64(wire, block) for wire, block in zip(content, blocks, strict=True)
+        ]
     return ToolResult(
-        blocks=[content_block_from_mcp(block) for block in content],
+        blocks=blocks,
         is_error=bool(pick(screened, "is_error", "isError")),
         structured=pick(screened, "structured_content", "structuredContent"),
         problems=problems,
         latency_s=latency_s,
         endpoint=endpoint,
-        size_bytes=json_length(raw),
+        size_bytes=size_bytes,
         raw=raw,
     )
+
+
+def _without_base64(wire: Any, block: ContentBlock) -> Any:
+    """A wire block whose base64 text was decoded into `block`, with that text replaced by a
+    note of its length: the raw reply is kept for the Raw view, and a screenshot's base64 text
+    would take more memory than its bytes."""
+    if not isinstance(wire, dict):
+        return wire
+    if isinstance(block, (ImageBlock, AudioBlock)) and isinstance(wire.get("data"), str):
+        return {**wire, "data": _decoded_note(wire["data"])}
+    resource = wire.get("resource") if isinstance(block, ResourceBlock) else None
+    if isinstance(resource, dict) and isinstance(resource.get("blob"), str):
+        return {**wire, "resource": {**resource, "blob": _decoded_note(resource["blob"])}}
+    return wire
+
+
+def _decoded_note(text: str) -> str:
+    return f"<{len(text)} characters of base64, decoded>"
 
 
 def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
