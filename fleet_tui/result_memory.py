@@ -21,7 +21,7 @@ from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import CallFinished, CallRecord, SessionEvent
 
-KEPT_RESULT_BYTES = 32 * 1024 * 1024
+KEPT_RESULT_BYTES = 8 * 1024 * 1024
 """The newest calls' results are kept in memory up to this many bytes together (the latest
 call's always, whatever its size)."""
 
