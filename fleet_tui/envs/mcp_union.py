@@ -40,6 +40,7 @@ from fleet_tui.envs.mcp_transports import EndpointSpec
 from fleet_tui.envs.pages_to_visit import pages_to_visit, refused_text
 from fleet_tui.envs.results import error_result, tool_result_from_mcp
 from fleet_tui.envs.tool_call import tool_call
+from fleet_tui.envs.tool_tasks import task_tool_call
 from fleet_tui.envs.tool_union import ToolUnion, endpoint_labels, union_of
 from fleet_tui.text import describe_error, visible
 
@@ -264,8 +265,9 @@ class McpUnion:
         clock = ProgressClock()
         try:
             progress = self.handlers.progress_callback(endpoint.url, name, clock.heard)
+            send = task_tool_call if tool.task_support == "required" else tool_call
             result = await endpoint.request(
-                tool_call(owner.server_name, arguments, progress), limit, clock
+                send(owner.server_name, arguments, progress), limit, clock
             )
         except EndpointDown as error:
             raise EnvError(

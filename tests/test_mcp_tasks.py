@@ -1,0 +1,81 @@
+"""Tools that run as MCP tasks (protocol 2025-11-25): server-everything's
+`simulate-research-query` (taskSupport "required") is called as a task, its status polled with
+`tasks/get`, its result fetched with `tasks/result`, and the task cancelled with `tasks/cancel`
+when the call is; against the real server over stdio and streamable HTTP."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cli_run import fleet_tui
+
+TOOL = "simulate-research-query"
+STAGES = ["Gathering sources", "Analyzing content", "Synthesizing findings", "Generating report"]
+
+
+def test_a_task_only_tool_is_called_as_a_task_and_prints_its_result(everything):
+    result = fleet_tui(
+        "call", "--stdio", everything.stdio_command, TOOL, "--args", '{"topic": "tides"}'
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "# Research Report: tides" in result.stdout
+    assert "requires task augmentation" not in result.stdout + result.stderr
+
+
+def test_each_status_change_of_the_task_is_a_progress_line(everything):
+    result = fleet_tui(
+        "call", "--stdio", everything.stdio_command, TOOL, "--args", '{"topic": "tides"}'
+    )
+
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("progress:")]
+    for stage in STAGES:
+        assert any(f"task working: {stage}..." in line for line in lines), result.stderr
+    assert "task completed" in lines[-1]
+
+
+def test_a_task_call_in_json_has_the_result_under_wire_names(everything_http):
+    result = fleet_tui(
+        "call", "--mcp", everything_http.url, TOOL, "--args", '{"topic": "tides"}', "--json"
+    )
+
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert (answer["tool"], answer["isError"]) == (TOOL, False)
+    assert "# Research Report: tides" in answer["blocks"][0]["text"]
+
+
+def test_a_task_that_asks_for_input_gets_the_elicitation_answer(everything):
+    result = fleet_tui(
+        "call",
+        "--stdio",
+        everything.stdio_command,
+        TOOL,
+        "--args",
+        '{"topic": "python", "ambiguous": true}',
+        "--elicit",
+        '{"interpretation": "snake"}',
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "task input_required" in result.stderr
+    assert "# Research Report: python (snake)" in result.stdout
+
+
+def test_a_task_call_past_its_time_limit_cancels_the_task_on_the_server(everything):
+    result = fleet_tui(
+        "call",
+        "--stdio",
+        everything.stdio_command,
+        TOOL,
+        "--args",
+        '{"topic": "tides"}',
+        "--timeout",
+        "0.3",
+    )
+
+    assert result.returncode != 0
+    assert "was cancelled after 0.3s" in result.stderr
+    # the server's own log: its research could not go on once the task was cancelled
+    assert 'from terminal status "cancelled"' in result.stderr
