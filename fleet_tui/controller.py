@@ -36,6 +36,7 @@ from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.server_events import (
     ServerEvent,
+    ServerTask,
     ToolProgress,
     check_level,
     listen_to_servers,
@@ -55,6 +56,7 @@ from fleet_tui.session_records import (
     CallRecord,
     CallStarted,
     CallStatus,
+    CallTaskStatus,
     Connected,
     ConnectionState,
     EnvClosed,
@@ -130,13 +132,17 @@ class SessionController(SessionHistory, CatalogSession, EnvSession):
         self._emit(Traffic(entry))
 
     def _server_event(self, event: ServerEvent) -> None:
-        """A server's log message or list change as it is; its progress with the call's record
-        (the latest running call of that tool)."""
-        if not isinstance(event, ToolProgress):
+        """A server's log message or list change as it is; its progress and a task's status
+        with the call's record (the latest running call of that tool)."""
+        if not isinstance(event, ToolProgress | ServerTask):
             self._emit(event)
             return
         running = (r for r in reversed(self.records) if r.tool == event.tool and r.is_running)
-        if (record := next(running, None)) is not None:
+        if (record := next(running, None)) is None:
+            return
+        if isinstance(event, ServerTask):
+            self._emit(CallTaskStatus(record, event))
+        else:
             self._emit(CallProgress(record, event.progress, event.total, event.message))
 
     # -- what the session has ----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from fleet_tui.envs.base import EnvInfo, ResetResult, Task, ToolResult, Verdict
 from fleet_tui.envs.catalog import PromptResult, ReadResult
-from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
+from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog, ServerTask
 from fleet_tui.envs.targets import Target
 from fleet_tui.envs.traffic import TrafficEntry
 from fleet_tui.text import visible
@@ -236,6 +236,14 @@ class CallProgress:
 
 
 @dataclass(frozen=True)
+class CallTaskStatus:
+    """A running call made as an MCP task: the task as last seen (created, polled, cancelled)."""
+
+    record: CallRecord
+    task: ServerTask
+
+
+@dataclass(frozen=True)
 class Traffic:
     """A JSON-RPC message in or out, or an HTTP request (kept in `SessionController.traffic`)."""
 
@@ -286,6 +294,7 @@ SessionEvent = (
     | Progress
     | EnvClosed
     | CallProgress
+    | CallTaskStatus
     | ServerLog
     | ListChanged
     | ResourceUpdated

@@ -40,6 +40,7 @@ from fleet_tui.envs.base import (
 )
 from fleet_tui.envs.call_clock import call_limit
 from fleet_tui.envs.tool_hints import is_destructive
+from fleet_tui.envs.tool_tasks import optional_tools_as_tasks
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.target_argv import add_target_arguments, json_object, key_value
 from fleet_tui.text import pretty_json, visible
@@ -80,6 +81,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--yes",
         action="store_true",
         help="call a tool its server marks destructive without asking (asked only on a terminal)",
+    )
+    parser.add_argument(
+        "--as-task",
+        action="store_true",
+        help="run a tool whose task support is optional as an MCP task (tools that require "
+        "it always are)",
     )
     add_media_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
@@ -168,7 +175,7 @@ async def make_call(
         out.err(f"fleet-tui: {visible(args.tool)} was not called")
         return 1
     acted_on = session.opening_reset
-    with call_limit(args.timeout):
+    with call_limit(args.timeout), optional_tools_as_tasks(args.as_task):
         result = await session.call_tool(args.tool, arguments)
     for warning in output_warnings(tools, args.tool, result):
         out.warn(warning)

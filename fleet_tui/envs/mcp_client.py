@@ -33,6 +33,10 @@ NotificationHandler = Callable[[str, Any], None]
 ProgressHandler = Callable[[str, str, float, float | None, str | None], None]
 """Called with (endpoint URL, tool name, progress, total, message) for a running tools/call."""
 
+TaskHandler = Callable[[str, str, Any], None]
+"""Called with (endpoint URL, tool name, the `mcp.types.Task`) each time a tool call run as an
+MCP task is created or changes status."""
+
 MessageTap = Callable[[str, str, Any], None]
 """Called with (endpoint URL, "out" or "in", the `SessionMessage` or transport exception) for
 every JSON-RPC message the session sends or receives."""
@@ -61,6 +65,8 @@ class ClientHandlers:
     sign-in, the server's 401 is the error)."""
     on_progress: list[ProgressHandler] = field(default_factory=list)
     """Each is called for every progress notification of a tool call."""
+    on_task: list[TaskHandler] = field(default_factory=list)
+    """Each is called for every status a tool call run as an MCP task is seen in."""
     log_level: str | None = None
     """Sent with logging/setLevel to each server that offers logging, once connected."""
     on_message: list[MessageTap] = field(default_factory=list)
@@ -88,6 +94,15 @@ class ClientHandlers:
         self.roots = requests.roots if isinstance(requests, OffersRoots) else None
         self.sign_in = requests.sign_in if isinstance(requests, SignsIn) else None
         return self
+
+    def task_seen(self, url: str, tool: str) -> Callable[[Any], None]:
+        """What tells the `on_task` handlers of each status of one tool call run as a task."""
+
+        def seen(task: Any) -> None:
+            for handler in self.on_task:
+                handler(url, tool, task)
+
+        return seen
 
     def progress_callback(
         self, url: str, tool: str, heard: Callable[[], None] | None = None

@@ -40,7 +40,7 @@ from fleet_tui.envs.mcp_transports import EndpointSpec
 from fleet_tui.envs.pages_to_visit import pages_to_visit, refused_text
 from fleet_tui.envs.results import error_result, tool_result_from_mcp
 from fleet_tui.envs.tool_call import tool_call
-from fleet_tui.envs.tool_tasks import task_tool_call
+from fleet_tui.envs.tool_tasks import runs_as_task, task_tool_call
 from fleet_tui.envs.tool_union import ToolUnion, endpoint_labels, union_of
 from fleet_tui.text import describe_error, visible
 
@@ -265,10 +265,17 @@ class McpUnion:
         clock = ProgressClock()
         try:
             progress = self.handlers.progress_callback(endpoint.url, name, clock.heard)
-            send = task_tool_call if tool.task_support == "required" else tool_call
-            result = await endpoint.request(
-                send(owner.server_name, arguments, progress), limit, clock
+            send = (
+                task_tool_call(
+                    owner.server_name,
+                    arguments,
+                    progress,
+                    self.handlers.task_seen(endpoint.url, name),
+                )
+                if runs_as_task(tool.task_support)
+                else tool_call(owner.server_name, arguments, progress)
             )
+            result = await endpoint.request(send, limit, clock)
         except EndpointDown as error:
             raise EnvError(
                 f"MCP endpoint {endpoint.url} is down ({error}); the call to {name!r} was not "

@@ -72,7 +72,24 @@ class ResourceUpdated:
     uri: str
 
 
-ServerEvent = ServerLog | ToolProgress | ListChanged | ResourceUpdated
+@dataclass(frozen=True)
+class ServerTask:
+    """A tool call run as an MCP task, as last seen: created, or its status polled."""
+
+    endpoint: str
+    tool: str
+    task_id: str
+    status: str
+    """working, input_required, completed, failed or cancelled."""
+    status_message: str | None = None
+    at: float = field(default_factory=time.time)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in {"completed", "failed", "cancelled"}
+
+
+ServerEvent = ServerLog | ToolProgress | ListChanged | ResourceUpdated | ServerTask
 
 
 def level_rank(level: str) -> int:
@@ -126,5 +143,9 @@ def listen_to_servers(handlers: ClientHandlers, listener: Callable[[ServerEvent]
     ) -> None:
         listener(ToolProgress(url, tool, progress, total, message))
 
+    def on_task(url: str, tool: str, task: Any) -> None:
+        listener(ServerTask(url, tool, task.task_id, task.status, task.status_message))
+
     handlers.on_notification.append(on_notification)
     handlers.on_progress.append(on_progress)
+    handlers.on_task.append(on_task)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from fleet_tui.envs.tool_call import Progress
@@ -23,6 +24,9 @@ from fleet_tui.envs.tool_call import Progress
 if TYPE_CHECKING:
     import mcp.types
     from mcp.client.session import ClientSession
+
+TaskSeen = Callable[["mcp.types.Task"], None]
+"""Told of the task each time it is created or changes status."""
 
 DEFAULT_POLL_S = 1.0
 """Seconds between `tasks/get` polls when the task suggests no `pollInterval`."""
@@ -35,6 +39,26 @@ CANCEL_WAIT_S = 5.0
 
 WAITING = frozenset({"working"})
 """Statuses in which the client keeps polling; any other one goes to `tasks/result`."""
+
+
+_optional_as_task: ContextVar[bool] = ContextVar("optional_as_task", default=False)
+
+
+@contextlib.contextmanager
+def optional_tools_as_tasks(chosen: bool) -> Iterator[None]:
+    """Calls made in this block run tools whose task support is "optional" as tasks too
+    (`--as-task`, the call form's switch); by default they get a plain call."""
+    token = _optional_as_task.set(chosen)
+    try:
+        yield
+    finally:
+        _optional_as_task.reset(token)
+
+
+def runs_as_task(task_support: str | None) -> bool:
+    """Whether a tool with this `execution.taskSupport` is called as a task now: always when
+    "required", when "optional" only inside `optional_tools_as_tasks(True)`."""
+    return task_support == "required" or (task_support == "optional" and _optional_as_task.get())
 
 
 def poll_seconds(task: mcp.types.Task) -> float:
@@ -52,15 +76,20 @@ def status_line(task: mcp.types.Task) -> str:
 
 
 def task_tool_call(
-    name: str, arguments: dict[str, Any], progress: Progress
+    name: str, arguments: dict[str, Any], progress: Progress, seen: TaskSeen
 ) -> Callable[[ClientSession], Awaitable[mcp.types.CallToolResult]]:
     """The tools/call of `name` as a task, to run on a session: created, polled until it ends,
-    its result fetched; `progress` hears the server's progress and each change of status."""
-    return lambda session: _run_task(session, name, arguments, progress)
+    its result fetched; `progress` hears the server's progress and each change of status,
+    `seen` the task each time it is created or changes."""
+    return lambda session: _run_task(session, name, arguments, progress, seen)
 
 
 async def _run_task(
-    session: ClientSession, name: str, arguments: dict[str, Any], progress: Progress
+    session: ClientSession,
+    name: str,
+    arguments: dict[str, Any],
+    progress: Progress,
+    seen: TaskSeen,
 ) -> mcp.types.CallToolResult:
     import mcp.types
 
@@ -73,6 +102,7 @@ async def _run_task(
     task: mcp.types.Task = created.task
     try:
         changes = 1
+        seen(task)
         await progress(changes, None, status_line(task))
         while task.status in WAITING:
             await asyncio.sleep(poll_seconds(task))
@@ -84,6 +114,7 @@ async def _run_task(
             )
             if (polled.status, polled.status_message) != (task.status, task.status_message):
                 changes += 1
+                seen(polled)
                 await progress(changes, None, status_line(polled))
             task = polled
         return await session.send_request(
@@ -93,7 +124,8 @@ async def _run_task(
             mcp.types.CallToolResult,
         )
     except asyncio.CancelledError:
-        await _cancel(session, task.task_id)
+        if (cancelled := await _cancel(session, task.task_id)) is not None:
+            seen(cancelled)
         raise
 
 
@@ -115,12 +147,14 @@ async def _send_task_augmented(
     return mcp.types.CreateTaskResult.model_validate(raw, by_name=False)
 
 
-async def _cancel(session: ClientSession, task_id: str) -> None:
-    """Tell the server to stop the task; a server that cannot take it is not waited for long."""
+async def _cancel(session: ClientSession, task_id: str) -> mcp.types.Task | None:
+    """Tell the server to stop the task: the task as it says it is now, or None when it did not
+    answer in time (a server that cannot take it is not waited for long)."""
     import mcp.types
 
     request = mcp.types.CancelTaskRequest(params=mcp.types.CancelTaskRequestParams(task_id=task_id))
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(
+        return await asyncio.wait_for(
             session.send_request(request, mcp.types.CancelTaskResult), CANCEL_WAIT_S
         )
+    return None
