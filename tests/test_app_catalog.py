@@ -235,7 +235,7 @@ async def test_tool_hints_show_in_the_list_and_the_form_header(catalog_mcp):
         assert "! destructive" in screen_text(app)
         await app.show_tool("research")
         await pilot.pause()
-        assert "T task only: runs only as a task" in screen_text(app)
+        assert "T task only" in screen_text(app)
 
 
 @pytest.mark.parametrize("action", ["show_resources", "show_prompts"])

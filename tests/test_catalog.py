@@ -16,7 +16,7 @@ from fleet_tui.envs.mcp_catalog import McpCatalog
 from fleet_tui.envs.mcp_client import CLIENT_LOGGER
 from fleet_tui.envs.server_events import ResourceUpdated, server_event
 from fleet_tui.envs.targets import McpTarget
-from fleet_tui.envs.tool_hints import hint_words, task_note, tool_mark
+from fleet_tui.envs.tool_hints import hint_words, tool_mark
 from tests.fixtures.catalog_server import BLOB, WAV
 from tests.fixtures.mcp_servers import ServedMcp, tiny_png
 
@@ -160,7 +160,7 @@ async def test_content_and_tool_annotations_are_kept(session):
     tools = {tool.name: tool for tool in await env.list_tools()}
     assert hint_words(tools["wipe"]) == ["destructive"] and tool_mark(tools["wipe"]) == "!"
     assert hint_words(tools["look"]) == ["read-only", "closed world"]
-    assert task_note(tools["research"]) is not None and tool_mark(tools["research"]) == "T"
+    assert "task only" in hint_words(tools["research"]) and tool_mark(tools["research"]) == "T"
     noted = await env.call_tool("noted", {})
     assert noted.blocks[0].annotations == {"audience": ["user"], "priority": 0.9}
     chime = await env.call_tool("chime", {})

@@ -117,7 +117,7 @@ def test_tools_shows_hints_and_marks_task_only_tools(catalog_mcp) -> None:
     result = fleet_tui("tools", "--mcp", catalog_mcp.url)
     assert "wipe      [destructive] Deletes everything." in result.stdout
     assert "look      [read-only, closed world] Only reads." in result.stdout
-    assert "research  TASK ONLY: runs only as a task" in result.stdout
+    assert "research  [task only] " in result.stdout
 
 
 def test_a_target_without_mcp_has_no_resources(openenv_server) -> None:

@@ -12,7 +12,7 @@ from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.commands.warm import add_keep_warm_argument
 from fleet_tui.commands.wire_names import wire
 from fleet_tui.envs.base import EndpointStatus, Tool
-from fleet_tui.envs.tool_hints import hint_words, task_note
+from fleet_tui.envs.tool_hints import hint_words
 from fleet_tui.target_argv import add_target_arguments
 from fleet_tui.text import one_line, visible
 
@@ -98,7 +98,5 @@ def tool_line(tool: Tool) -> str:
     (read-only, destructive, ...), or why the tool is broken or will likely fail."""
     if tool.broken is not None:
         return one_line(f"BROKEN: {tool.broken}", 80)
-    if (note := task_note(tool)) is not None:
-        return one_line(f"TASK ONLY: {note}", 200)
     hints = hint_words(tool)
     return one_line((f"[{', '.join(hints)}] " if hints else "") + tool.description, 80)

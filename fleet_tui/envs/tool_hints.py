@@ -9,12 +9,6 @@ from typing import Any
 
 from fleet_tui.envs.base import Tool
 
-TASK_ONLY = (
-    "runs only as a task (execution.taskSupport is required), and this client cannot make task "
-    "calls (the mcp 2.3 client rejects a task as the answer to tools/call): the server will "
-    "likely refuse the call"
-)
-
 HINTS = (
     ("readOnlyHint", True, "read-only"),
     ("destructiveHint", True, "destructive"),
@@ -53,11 +47,6 @@ def tool_mark(tool: Tool) -> str:
     return ""
 
 
-def task_note(tool: Tool) -> str | None:
-    """Why a call will likely fail before it is made, or None."""
-    return TASK_ONLY if tool.task_support == "required" else None
-
-
 def annotation_note(annotations: dict[str, Any] | None) -> str | None:
     """A content block's annotations in words ("for user; priority 0.9"), or None."""
     if not annotations:
@@ -74,9 +63,8 @@ def annotation_note(annotations: dict[str, Any] | None) -> str | None:
 
 
 def header_line(tool: Tool) -> str | None:
-    """The form header's first line: the title and hints, or why a call will likely fail."""
-    if (note := task_note(tool)) is not None:
-        return f"T task only: {note}"
+    """The form header's first line: the title and hints (a task-only tool's say it is
+    called as an MCP task)."""
     words = hint_words(tool)
     mark = tool_mark(tool)
     parts = [part for part in (display_title(tool), ", ".join(words)) if part]

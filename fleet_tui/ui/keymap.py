@@ -54,6 +54,7 @@ AREAS: dict[str, str] = {
     "prompts": "Prompts",
     "arguments": "Prompt or template arguments",
     "trajectory": "Trajectory pane",
+    "jobs": "Jobs (tool calls run as MCP tasks)",
     "trajectory_open": "Open an agent trajectory",
     "info": "MCP endpoints (server info, instructions, roots)",
 }
@@ -74,6 +75,7 @@ class Extension(StrEnum):
     AGENT_STEP = "agent_step"
     OPEN_TRAJECTORY = "open_trajectory"
     SHOW_TRAJECTORY = "show_trajectory"
+    SHOW_JOBS = "show_jobs"
 
 
 def extension(name: Extension) -> str:
@@ -154,6 +156,13 @@ ACTIONS: list[Action] = [
     ),
     Action(extension(Extension.OPEN_TRAJECTORY), "", "Open an agent trajectory…", show=False),
     Action(extension(Extension.SHOW_TRAJECTORY), "", "Show the Trajectory pane", show=False),
+    Action(
+        extension(Extension.SHOW_JOBS),
+        "ctrl+j",
+        "Show the Jobs pane: tool calls run as MCP tasks",
+        short="Jobs",
+        show=False,
+    ),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),
     Action(
         "toggle_zoom",
@@ -230,6 +239,8 @@ ACTIONS: list[Action] = [
         area="history",
         short="Load args",
     ),
+    Action("show_task_result", "enter", "Show the call's result", area="jobs", show=False),
+    Action("cancel_task", "c", "Cancel the running task", area="jobs", short="Cancel"),
     Action("clear_log", "c", "Clear the log", area="log", short="Clear"),
     Action("open_message", "enter", "Open the message as JSON", area="protocol", show=False),
     Action("close", "escape", "Close", area="message", palette=False),
@@ -409,7 +420,7 @@ MARKS: list[tuple[str, str]] = [
     ("♥ pending", "Status line: the instance's heartbeat (keeps it alive): none answered yet"),
     ("♥ ok 12:00:01", "Status line: the latest heartbeat answered then (failed: it did not)"),
     ("! tool", "Tool list: destructive (the server says it may delete or overwrite)"),
-    ("T tool", "Tool list: runs as a task only (the server will likely refuse the call)"),
+    ("T tool", "Tool list: runs only as an MCP task (its calls are listed in the Jobs pane)"),
     ("ok / error", "History: the tool answered / answered with an error (isError)"),
     ("failed", "History: no answer (the connection failed, a timeout, a crash)"),
     ("pass / fail", "History: a verifier's verdict"),

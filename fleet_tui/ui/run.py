@@ -17,6 +17,7 @@ from fleet_tui.ui import images, terminal_probe
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.playback import Playback
 from fleet_tui.ui.preferences import Preferences, preferences_path
+from fleet_tui.ui.server_tasks import ServerTasksWatch
 from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 
@@ -50,6 +51,7 @@ def run_app(target: Target, args: Any = None) -> int:
         app.extensions.append(playback.install)
     else:
         app.extensions.append(features.install)
+        app.extensions.append(ServerTasksWatch().install)
     app.extensions.append(trajectory.install)
     if hint := getattr(args, "first_hint", None):
         app.extensions.append(lambda app: app.notify(hint, title="Welcome", timeout=60))

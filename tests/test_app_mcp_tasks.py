@@ -1,0 +1,63 @@
+"""In the app, a tool that runs only as an MCP task (server-everything's
+`simulate-research-query`) is called as one: the Jobs pane appears with the task's status and
+message, enter there shows the call's result, and `c` cancels a running task."""
+
+from __future__ import annotations
+
+from textual.widgets import TabbedContent
+
+from fleet_tui.envs.targets import McpTarget
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.server_tasks import ServerTasksWatch
+from fleet_tui.ui.widgets.server_tasks_pane import ServerTasksPane
+from tests.app_driver import SIZE, call, screen_text, wait_connected, wait_for, wait_idle
+
+TOOL = "simulate-research-query"
+
+
+def jobs_app(everything) -> FleetTuiApp:
+    app = FleetTuiApp(McpTarget(stdio=[everything.stdio_command]))
+    app.extensions.append(ServerTasksWatch().install)
+    return app
+
+
+def statuses(app: FleetTuiApp) -> list[str]:
+    pane = app.query(ServerTasksPane).first(None)
+    return [task.status for _, task in pane.tasks.values()] if pane is not None else []
+
+
+async def test_a_task_only_tool_is_called_and_listed_in_the_jobs_pane(everything):
+    app = jobs_app(everything)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        record = await call(pilot, TOOL, {"topic": "tides"})
+
+        assert record.status == "ok", record.message
+        assert "# Research Report: tides" in record.result.blocks[0].text
+        await wait_for(pilot, lambda: statuses(app) == ["completed"])
+        await call(pilot, "echo", {"message": "elsewhere"})
+        assert "Research Report" not in screen_text(app)
+        await pilot.press("ctrl+j")
+        await pilot.pause()
+        assert app.query_one("#sidebar", TabbedContent).active == "pane-jobs"
+        assert "completed" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Research Report: tides" in screen_text(app))
+
+
+async def test_c_in_the_jobs_pane_cancels_the_running_task(everything):
+    app = jobs_app(everything)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await app.show_tool(TOOL, {"topic": "tides"})
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: statuses(app) == ["working"])
+        await pilot.press("ctrl+j")
+        await pilot.pause()
+        await pilot.press("c")
+        await wait_idle(pilot)
+
+        assert app.controller.records[-1].status == "cancelled"
+        # the server's answer to tasks/cancel: the task itself is cancelled
+        await wait_for(pilot, lambda: statuses(app) == ["cancelled"])
