@@ -7,9 +7,13 @@ from __future__ import annotations
 from textual.widgets import TabbedContent
 
 from fleet_tui.envs.targets import McpTarget
+from fleet_tui.session.events import CallEvent, ResultEvent
+from fleet_tui.session.reader import load_session
+from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.server_tasks import ServerTasksWatch
 from fleet_tui.ui.widgets.server_tasks_pane import ServerTasksPane
+from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import SIZE, call, screen_text, wait_connected, wait_for, wait_idle
 
 TOOL = "simulate-research-query"
@@ -61,3 +65,25 @@ async def test_c_in_the_jobs_pane_cancels_the_running_task(everything):
         assert app.controller.records[-1].status == "cancelled"
         # the server's answer to tasks/cancel: the task itself is cancelled
         await wait_for(pilot, lambda: statuses(app) == ["cancelled"])
+
+
+async def test_a_task_call_is_recorded_like_any_call(everything, tmp_path):
+    features = TaskFeatures(recorder=SessionRecorder(tmp_path / "s.jsonl"))
+    app = FleetTuiApp(McpTarget(stdio=[everything.stdio_command]), recorder=features.recorder)
+    app.extensions.append(features.install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        record = await call(pilot, TOOL, {"topic": "tides"})
+        assert record.status == "ok", record.message
+
+    events = load_session(tmp_path / "s.jsonl").events
+    (called,) = [e for e in events if isinstance(e, CallEvent)]
+    (answered,) = [e for e in events if isinstance(e, ResultEvent)]
+    assert (called.tool, called.arguments, answered.call_seq) == (
+        TOOL,
+        {"topic": "tides"},
+        called.seq,
+    )
+    assert not answered.result.is_error
+    assert "# Research Report: tides" in answered.result.blocks[0].text
+    assert answered.result.latency_s > 0
