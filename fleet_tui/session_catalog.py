@@ -1,6 +1,7 @@
-"""The session's resources and prompts, as `SessionController` methods (it inherits
-`CatalogSession`): listing them, subscribing to resources, completing arguments. Front ends
-ask the session, never the env, so they need not know which envs speak MCP.
+"""The session's resources and prompts, and the MCP tasks its servers keep, as
+`SessionController` methods (it inherits `CatalogSession`): listing them, subscribing to
+resources, completing arguments. Front ends ask the session, never the env, so they need not
+know which envs speak MCP.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.envs.capabilities import ServesCatalog
 from fleet_tui.envs.catalog import Prompt, Resource, ResourceTemplate
 from fleet_tui.envs.mcp_catalog import Listing, McpCatalog
+from fleet_tui.envs.server_events import ServerTask
 from fleet_tui.session_records import ConnectionState
 
 
@@ -43,6 +45,10 @@ class CatalogSession:
 
     async def list_prompts(self) -> Listing[Prompt]:
         return await self.mcp_catalog().prompts()
+
+    async def list_server_tasks(self) -> Listing[ServerTask]:
+        """The MCP tasks the servers keep for this session (`tasks/list`, where offered)."""
+        return await self.mcp_catalog().server_tasks()
 
     def subscriptions(self) -> set[str]:
         """The URIs of the resources subscribed to (their updates are `ResourceUpdated`)."""

@@ -15,6 +15,7 @@ from fleet_tui.ui.server_tasks import ServerTasksWatch
 from fleet_tui.ui.widgets.server_tasks_pane import ServerTasksPane
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 from tests.app_driver import SIZE, call, screen_text, wait_connected, wait_for, wait_idle
+from tests.fixtures.task_server import COMMAND as TASK_SERVER
 
 TOOL = "simulate-research-query"
 
@@ -87,3 +88,21 @@ async def test_a_task_call_is_recorded_like_any_call(everything, tmp_path):
     assert not answered.result.is_error
     assert "# Research Report: tides" in answered.result.blocks[0].text
     assert answered.result.latency_s > 0
+
+
+async def test_the_jobs_key_lists_the_tasks_the_server_keeps():
+    app = FleetTuiApp(McpTarget(stdio=[TASK_SERVER]))
+    app.extensions.append(ServerTasksWatch().install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: statuses(app) == ["completed"])
+        assert "(listed)" in screen_text(app)
+        record = await call(pilot, "paced")
+        assert record.status == "ok", record.message
+        await wait_for(pilot, lambda: statuses(app) == ["completed", "completed"])
+        pane = app.query_one(ServerTasksPane)
+        pane.focus()
+        await pilot.press("r")  # listed again: the call's task is not listed twice
+        await pilot.pause(0.5)
+        assert [r.number if r else None for r, _ in pane.tasks.values()] == [None, record.number]

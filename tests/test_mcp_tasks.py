@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
-import sys
-from pathlib import Path
 
 from tests.cli_run import fleet_tui
-
-TASK_SERVER = shlex.join(
-    [sys.executable, str(Path(__file__).parent / "fixtures" / "task_server.py")]
-)
+from tests.fixtures.task_server import COMMAND as TASK_SERVER
 
 TOOL = "simulate-research-query"
 STAGES = ["Gathering sources", "Analyzing content", "Synthesizing findings", "Generating report"]

@@ -28,12 +28,14 @@ from fleet_tui.envs.catalog import (
     template_from_mcp,
 )
 from fleet_tui.envs.mcp_endpoint import (
+    MAX_TOOL_PAGES,
     EndpointDown,
     McpEndpoint,
     NoAnswer,
     Timeouts,
     UnreadableReply,
 )
+from fleet_tui.envs.server_events import ServerTask
 from fleet_tui.text import describe_error, visible
 
 if TYPE_CHECKING:
@@ -138,6 +140,28 @@ class McpCatalog:
                     listing.warnings.append(
                         f"{endpoint.url}: one of its {what} was skipped ({describe_error(error)})"
                     )
+        return listing
+
+    async def server_tasks(self) -> Listing[ServerTask]:
+        """The MCP tasks the servers that offer `tasks/list` keep for this session."""
+        from fleet_tui.envs.tool_tasks import list_tasks
+
+        serving = [e for e in self._endpoints if e.is_up and e.offers("tasks")]
+        answers = await asyncio.gather(
+            *(
+                endpoint.request(lambda s: list_tasks(s, MAX_TOOL_PAGES), self._timeouts.list)
+                for endpoint in serving
+            ),
+            return_exceptions=True,
+        )
+        listing: Listing[ServerTask] = Listing()
+        for endpoint, answer in zip(serving, answers, strict=True):
+            if isinstance(answer, BaseException):
+                listing.warnings.append(f"{endpoint.url}: tasks not listed: {failure(answer)}")
+                continue
+            listing.items.extend(
+                ServerTask(endpoint.url, "", t.task_id, t.status, t.status_message) for t in answer
+            )
         return listing
 
     # -- reading, getting, completing ----------------------------------------------------------

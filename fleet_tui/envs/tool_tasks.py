@@ -129,6 +129,23 @@ async def _run_task(
         raise
 
 
+async def list_tasks(session: ClientSession, pages: int) -> list[mcp.types.Task]:
+    """The tasks the server keeps for this session (`tasks/list`), up to `pages` pages."""
+    import mcp.types
+
+    tasks: list[mcp.types.Task] = []
+    cursor: str | None = None
+    for _ in range(pages):
+        params = mcp.types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await session.send_request(
+            mcp.types.ListTasksRequest(params=params), mcp.types.ListTasksResult
+        )
+        tasks.extend(page.tasks)
+        if not (cursor := page.next_cursor):
+            break
+    return tasks
+
+
 async def _send_task_augmented(
     session: ClientSession, request: mcp.types.CallToolRequest, progress: Progress
 ) -> mcp.types.CreateTaskResult:

@@ -241,6 +241,13 @@ ACTIONS: list[Action] = [
     ),
     Action("show_task_result", "enter", "Show the call's result", area="jobs", show=False),
     Action("cancel_task", "c", "Cancel the running task", area="jobs", short="Cancel"),
+    Action(
+        "list_server_tasks",
+        "r",
+        "List the servers' tasks again (tasks/list)",
+        area="jobs",
+        short="Refresh",
+    ),
     Action("clear_log", "c", "Clear the log", area="log", short="Clear"),
     Action("open_message", "enter", "Open the message as JSON", area="protocol", show=False),
     Action("close", "escape", "Close", area="message", palette=False),
