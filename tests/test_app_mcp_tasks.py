@@ -106,3 +106,19 @@ async def test_the_jobs_key_lists_the_tasks_the_server_keeps():
         await pilot.press("r")  # listed again: the call's task is not listed twice
         await pilot.pause(0.5)
         assert [r.number if r else None for r, _ in pane.tasks.values()] == [None, record.number]
+
+
+async def test_the_palette_calls_a_tool_whose_task_support_is_optional_as_a_task():
+    app = FleetTuiApp(McpTarget(stdio=[TASK_SERVER]))
+    app.extensions.append(ServerTasksWatch().install)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        plain = await call(pilot, "either")
+        await app.run_action("extension('call_as_task')")
+        await wait_for(pilot, lambda: len(app.controller.records) == 2)
+        await wait_idle(pilot)
+
+        as_task = app.controller.records[-1]
+        assert plain.result.blocks[0].text == "plain call"
+        assert as_task.result.blocks[0].text == "ran as a task"
+        assert "completed" in statuses(app)

@@ -76,6 +76,7 @@ class Extension(StrEnum):
     OPEN_TRAJECTORY = "open_trajectory"
     SHOW_TRAJECTORY = "show_trajectory"
     SHOW_JOBS = "show_jobs"
+    CALL_AS_TASK = "call_as_task"
 
 
 def extension(name: Extension) -> str:
@@ -161,6 +162,12 @@ ACTIONS: list[Action] = [
         "ctrl+j",
         "Show the Jobs pane: tool calls run as MCP tasks",
         short="Jobs",
+        show=False,
+    ),
+    Action(
+        extension(Extension.CALL_AS_TASK),
+        "",
+        "Call the selected tool as an MCP task (for a tool whose task support is optional)",
         show=False,
     ),
     Action("toggle_sidebar", "ctrl+b", "Show or hide the sidebar", short="Sidebar", show=False),

@@ -6,7 +6,9 @@ task adds the Jobs tab to the sidebar (most servers have none, so most sessions 
 and so does its key (`ctrl+j`), which also lists the servers' tasks (`tasks/list`). Each status
 a task is seen in updates its row, and its call's end gives the row its last status. Enter shows
 the call's result in the result view; `c` cancels a running task's call, as esc does for the
-running call (the call sends `tasks/cancel`); `r` lists the servers' tasks again.
+running call (the call sends `tasks/cancel`); `r` lists the servers' tasks again. A tool whose
+task support is "optional" gets a plain call from ctrl+s, and a task call from the command
+palette's *Call the selected tool as an MCP task*.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from textual.worker import Worker
 from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.server_events import ServerTask
+from fleet_tui.envs.tool_tasks import optional_tools_as_tasks
 from fleet_tui.session_records import CallFinished, CallTaskStatus, SessionEvent
 from fleet_tui.text import one_line
 from fleet_tui.ui.host import AppServices
@@ -44,6 +47,8 @@ class JobsHost(AppServices, Protocol):
 
     def action_cancel_call(self) -> None: ...
 
+    def action_call(self, _held: str = "") -> None: ...
+
 
 @dataclass
 class ServerTasksWatch:
@@ -55,7 +60,14 @@ class ServerTasksWatch:
     def install(self, app: JobsHost) -> None:
         self.app = app
         app.extension_actions[Extension.SHOW_JOBS] = self.show_pane
+        app.extension_actions[Extension.CALL_AS_TASK] = self.call_as_task
         app.controller.subscribe(self._session_event)
+
+    def call_as_task(self) -> None:
+        """Call the form's tool as ctrl+s does, as a task when its task support is optional
+        (the call's worker starts in this context, so it keeps the choice)."""
+        with optional_tools_as_tasks(True):
+            self.app.action_call()
 
     def show_pane(self) -> None:
         """Show the Jobs pane (added if it is not there yet), and list the servers' tasks."""
