@@ -169,6 +169,17 @@ def test_ranking_narrowed_from_a_shorter_query_equals_ranking_afresh():
     assert [t.name for t, _ in fuzzy_rank("", tools)] == [t.name for t in tools]
 
 
+def test_scattered_letters_are_placed_at_the_leftmost_match_pulled_to_its_end():
+    tools = [Tool(name="aabac"), Tool(name="c_r_e_a_t_e_user"), Tool(name="xlxixsxt_list")]
+    ranker = FuzzyRanker(tools)
+    assert ranker.offsets("ac", 0) == [3, 4]  # not [0, 4]: the "a" nearest the "c"
+    assert ranker.offsets("cu", 1) == [0, 12]
+    assert ranker.offsets("eu", 1) == [10, 12]
+    assert ranker.offsets("list", 2) == [9, 10, 11, 12]  # the whole query where it occurs
+    assert ranker.offsets("lst", 2) == [1, 5, 7]
+    assert ranker.offsets("zz", 2) == []
+
+
 def test_word_starts_are_counted_as_the_regex_word_runs_begin():
     for text in ["list_issues", "x²y éclair", "a-b.c d\u0301e", "__init__ ٣rd", "--"]:
         starts = {match.start() for match in re.finditer(r"\w+", text)}

@@ -53,16 +53,20 @@ def placement(query: str, pattern: re.Pattern[str], text: str) -> list[int] | No
     at = text.find(query)
     if at >= 0:
         return list(range(at, at + len(query)))
+    return scattered(query, pattern, text)
+
+
+def scattered(query: str, pattern: re.Pattern[str], text: str) -> list[int] | None:
+    """The leftmost match of `pattern` (the letters of `query`) in `text`, pulled as close as it
+    goes to its last letter, or None."""
     match = pattern.search(text)
     if match is None:
         return None
+    # Each letter, last to first, at its rightmost place before the next letter's.
     offsets = [0] * len(query)
-    letter, position = len(query) - 1, match.end() - 1
-    while letter >= 0:
-        if text[position] == query[letter]:
-            offsets[letter] = position
-            letter -= 1
-        position -= 1
+    end = match.end()
+    for letter in range(len(query) - 1, -1, -1):
+        end = offsets[letter] = text.rfind(query[letter], 0, end)
     return offsets
 
 
@@ -147,7 +151,7 @@ def points_of(query: str, pattern: re.Pattern[str], text: str) -> float | None:
     """`score` of `query` (lower case) in `text`, or None when it does not match."""
     at = text.find(query)
     if at < 0:
-        offsets = placement(query, pattern, text)
+        offsets = scattered(query, pattern, text)
         return None if offsets is None else score(query, text, offsets)
     # The query as a whole: `score` without its arithmetic for scattered letters.
     hits = word_hits(text, range(at, at + len(query)))
