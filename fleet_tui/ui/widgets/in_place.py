@@ -24,14 +24,18 @@ def set_content(widget: Static, content: VisualType) -> None:
     if content == widget.content:
         return
     widget.update(content, layout=False)
-    if not _keeps_its_box(widget):
+    if _is_displayed(widget) and not _keeps_its_box(widget):
         widget.refresh(layout=True)
 
 
+def _is_displayed(widget: Static) -> bool:
+    """Whether `widget` and its containers are all displayed. One that is not (say, in a tab
+    not shown) needs no layout now: it gets one when it, or its container, is shown."""
+    return all(node.display for node in widget.ancestors_with_self)
+
+
 def _keeps_its_box(widget: Static) -> bool:
-    """Whether `widget`, laid out before, is as high with its new content. Its size from the
-    last layout counts, also while it is hidden (a tab not shown): shown again at that size,
-    it takes the box it had."""
+    """Whether `widget`, laid out before, is as high with its new content."""
     styles, size = widget.styles, widget.size  # the size of its content, within its padding
     if not size or (styles.width is not None and styles.width.is_auto):
         return False
