@@ -7,7 +7,7 @@ import pytest
 
 from fleet_tui.envs.base import EndpointState, EnvError
 from fleet_tui.envs.mcp_union import McpUnion
-from tests.fixtures.raw_mcp import LISTINGS
+from tests.fixtures.raw_mcp import LISTINGS, SNAKE_FIELDS_TOOL
 
 
 @pytest.fixture
@@ -203,3 +203,15 @@ async def test_a_tool_list_over_64_mb_fails_that_endpoint_alone_and_is_asked_onc
     assert [tool.name for tool in await union.list_tools()] == ["fine"]
     assert any("result too large: over 64 MB" in warning for warning in union.warnings())
     assert LISTINGS["huge-list"] - asked == 1
+
+
+async def test_fields_the_protocol_does_not_have_are_ignored_in_a_listed_tool(
+    misbehaving, open_union
+):
+    union = await open_union(f"{misbehaving}/snake-fields")
+
+    tools = {tool.name: tool for tool in await union.list_tools()}
+
+    assert tools["snake"].input_schema == SNAKE_FIELDS_TOOL["inputSchema"]
+    assert tools["snake"].output_schema is None
+    assert tools["snake"].broken is None

@@ -60,7 +60,29 @@ async def tool_page(
         if session.protocol_version in MODERN_PROTOCOL_VERSIONS:
             listed = await session.list_tools(params=params)
             return ToolPage(tools=listed.tools, nextCursor=listed.next_cursor)
-        return await session.send_request(mcp.types.ListToolsRequest(params=params), ToolPage)
+        page = await session.send_request(mcp.types.ListToolsRequest(params=params), ToolPage)
+        page.tools = [protocol_fields(tool) for tool in page.tools]
+        return page
+
+
+PROTOCOL_FIELDS = (
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "execution",
+    "_meta",
+)
+"""A listed tool's fields in the protocol (wire) names."""
+
+
+def protocol_fields(tool: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a checked tool that the protocol defines, which `tool_from_mcp` reads. A
+    server may add others, which the SDK lets through unchecked: one named as fleet-tui's own
+    (`input_schema`) must not stand in for the checked one (`inputSchema`)."""
+    return {field: tool[field] for field in PROTOCOL_FIELDS if field in tool}
 
 
 _holds = 0
