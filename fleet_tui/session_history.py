@@ -1,6 +1,7 @@
 """The session's call records and the events its listeners hear of them: a call added,
 updated while an agent's call is held (how long it was held, what the agent asked before the
-person edited it), finished, or refused before it reached the env; a verifier's verdict.
+person edited it), finished, or refused before it reached the env; a verifier's verdict; the
+person's note and score on a step.
 
 `SessionController` inherits `SessionHistory`: its listeners (`subscribe`) hear these events
 and the rest of the controller's, in the order they happen.
@@ -18,6 +19,7 @@ from fleet_tui.session_records import (
     CallAdded,
     Caller,
     CallFinished,
+    CallNoted,
     CallRecord,
     CallStatus,
     CallUpdated,
@@ -25,6 +27,9 @@ from fleet_tui.session_records import (
     Unmade,
     Verified,
 )
+
+SCORES = (1, 0, -1)
+"""The scores a person gives a step: good, neutral, bad."""
 
 
 class SessionHistory:
@@ -88,6 +93,19 @@ class SessionHistory:
                 record.asked_arguments = record.arguments
             record.arguments = arguments
         self._emit(CallUpdated(record))
+
+    def annotate(
+        self, record: CallRecord, *, note: str | None = None, score: int | None = None
+    ) -> None:
+        """The person's note on a step, or its score (+1, 0 or -1); what is not given is kept.
+        Raises ValueError for another score."""
+        if score is not None:
+            if score not in SCORES:
+                raise ValueError(f"a score is one of {', '.join(map(str, SCORES))}, not {score}")
+            record.score = score
+        if note is not None:
+            record.note = note.strip()
+        self._emit(CallNoted(record))
 
     def _end_hold(self, record: CallRecord) -> None:
         """Add the time `record` was held, if it was, to its `held_s`."""

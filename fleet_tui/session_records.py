@@ -115,6 +115,10 @@ class CallRecord(BaseModel):
     released: bool = False
     """The result's content was let go to bound memory (`result_memory`); its reward, done
     flag and status stay."""
+    note: str = ""
+    """What the person wrote about this step (`SessionHistory.annotate`)."""
+    score: int | None = None
+    """The person's score of this step: +1 good, 0 neutral, -1 bad (None: not scored)."""
 
     @property
     def outcome(self) -> str:
@@ -212,6 +216,14 @@ class CallUpdated:
 
 
 @dataclass(frozen=True)
+class CallNoted:
+    """The person wrote a note on a record or scored it (the record holds both as they are
+    now)."""
+
+    record: CallRecord
+
+
+@dataclass(frozen=True)
 class Progress:
     """A line of connection progress (may come from another thread)."""
 
@@ -291,6 +303,7 @@ SessionEvent = (
     | CallStarted
     | CallUpdated
     | CallFinished
+    | CallNoted
     | Progress
     | EnvClosed
     | CallProgress

@@ -252,6 +252,19 @@ class UnmadeEvent(_Event):
     """The error the agent got (refused), or why the call was abandoned."""
 
 
+class NoteEvent(_Event):
+    """The person's note on a step, or its score, as they are now (a later one for the same
+    step replaces it). Sessions recorded before notes existed have none."""
+
+    event: Literal["note"] = "note"
+    step_seq: int | None = None
+    """The seq of the step's call or unmade event, when it has one."""
+    tool: str
+    note: str = ""
+    score: int | None = None
+    """+1 good, 0 neutral, -1 bad (None: not scored)."""
+
+
 SessionEvent = Annotated[
     SessionStart
     | ConnectEvent
@@ -264,7 +277,8 @@ SessionEvent = Annotated[
     | LogEvent
     | ReadEvent
     | PromptEvent
-    | UnmadeEvent,
+    | UnmadeEvent
+    | NoteEvent,
     Field(discriminator="event"),
 ]
 
@@ -278,6 +292,7 @@ __all__ = [
     "ContentBlock",
     "ErrorEvent",
     "LogEvent",
+    "NoteEvent",
     "PromptEvent",
     "ReadEvent",
     "RecordedBlock",

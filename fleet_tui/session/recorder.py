@@ -8,7 +8,7 @@ happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), bina
 contents too (`NAME.blobs/<sha256>.<ext>`), and so does any other block, or structured content,
 whose JSON is over INLINE_LIMIT (`NAME.blocks/<sha256>.json`): the line holds a reference.
 Besides calls and results, a session holds resource reads and prompt gets (their contents and
-messages stored the same way), the servers' log messages, and the agent's calls never made.
+messages stored the same way), servers' log messages, agents' calls never made, notes, scores.
 
 A recorder is the one subscriber that records a session: given to `SessionController` (its
 `recorder`), it hears the controller's events (`on_event`) and writes them.
@@ -57,6 +57,7 @@ from fleet_tui.session.events import (
     ConnectEvent,
     ErrorEvent,
     LogEvent,
+    NoteEvent,
     PromptEvent,
     ReadEvent,
     RecordedMessage,
@@ -75,6 +76,7 @@ from fleet_tui.session.events import (
 from fleet_tui.session_records import (
     Agent,
     CallFinished,
+    CallNoted,
     CallRecord,
     CallStarted,
     Connected,
@@ -141,8 +143,7 @@ class SessionRecorder:
         self._seq = 0
         self.last_call_seq: int | None = None
         self._call_seqs: dict[int, int] = {}
-        """The seq of each started call, by its record's number (for its result, and to find
-        it again in the file)."""
+        """Each record's event seq (call or unmade call): for results, notes, reading back."""
         self._queue: queue.Queue[Callable[[], Any] | None] = queue.Queue()
         self._failure: Exception | None = None
         self._writer = threading.Thread(target=self._drain, name="session-writer", daemon=True)
@@ -196,12 +197,15 @@ class SessionRecorder:
             self.task(event.task)
         elif isinstance(event, Verified):
             self.verify(event.verdict, final_answer=event.final_answer)
+        elif isinstance(event, CallNoted):
+            self.note(event.record)
 
     def _call_finished(self, event: CallFinished) -> None:
         """A call's result, or why it has none; a call never made, with why."""
         call = event.record
         if call.unmade is not None:
-            self.unmade(call.tool, call.arguments, call.unmade, call.message, **_by(call))
+            unmade = call.tool, call.arguments, call.unmade, call.message
+            self._call_seqs[call.number] = self.unmade(*unmade, **_by(call))
             return
         seq = self._call_seqs.get(call.number) if call.is_call else None
         if seq is None:  # a reset's or verdict's record: their own events say what they did
@@ -212,7 +216,7 @@ class SessionRecorder:
             self.error(call.message, call_seq=seq)
 
     def call_seq(self, number: int) -> int | None:
-        """The seq of the call whose record is `number` (None: not a recorded call)."""
+        """The seq of record `number`'s call (or unmade call; None: none)."""
         return self._call_seqs.get(number)
 
     # -- events ----------------------------------------------------------------------------
@@ -300,6 +304,12 @@ class SessionRecorder:
             verdict=verdict,
         )
         return self._write(event)
+
+    def note(self, record: CallRecord) -> int:
+        """The person's note and score on a step, as they are now."""
+        fields = record.model_dump(include={"tool", "note", "score"})
+        seq = self._call_seqs.get(record.number)
+        return self._write(NoteEvent(seq=self._next(), at=_now(), step_seq=seq, **fields))
 
     def server_log(self, entry: ServerLog) -> int:
         """A server's log message (its data is already bounded, see `server_events`)."""

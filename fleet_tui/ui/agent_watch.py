@@ -26,8 +26,10 @@ from fleet_tui.controller import Caller, CallRecord, SessionController
 from fleet_tui.envs.base import EnvError, ResetResult, ToolResult
 from fleet_tui.proxy.agent_calls import REFUSED_BY_PERSON, AgentCalls
 from fleet_tui.proxy.gate import Breakpoint, Gate, Refusal, Release, parse_breakpoints
+from fleet_tui.proxy.run_timeline import RunTimeline
 from fleet_tui.proxy.server import ProxyServer
 from fleet_tui.text import name_line, one_line
+from fleet_tui.ui.agent_timeline import TimelineKeys
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 from fleet_tui.ui.widgets.agent_pane import AgentPane, HeldCalls
@@ -103,6 +105,13 @@ class AgentWatch:
                 pane.gate_changed()
             app.refresh_status()
 
+        def timeline_changed() -> None:
+            if pane is not None and pane.is_mounted:
+                pane.timeline_changed()
+
+        timeline = RunTimeline(on_change=timeline_changed)
+        app.controller.subscribe(timeline.on_event)
+
         gate = Gate(on_change=changed, breakpoints=self.breakpoints, hold_limit_s=self.hold_limit_s)
 
         async def show(record: CallRecord, result: ToolResult | None) -> None:
@@ -139,10 +148,20 @@ class AgentWatch:
             app.notify(error.message, severity="error", markup=False, timeout=15)
             return
         self.server = server
+
+        def write_note(record: CallRecord) -> None:
+            if pane is not None:
+                pane.write_note(record)
+
+        keys = TimelineKeys(app, app.controller, timeline, show, write_note)
         pane = AgentPane(
             gate,
             f"MCP {self.address()}\ntoken {masked(server.token)} (k shows it, c copies the config)",
+            timeline=timeline,
+            record=keys.record,
             on_held=lambda event: self.held_chosen(app, event),
+            on_timeline=keys.chosen,
+            on_note=keys.note,
             id="agent-pane",
         )
         await app.add_sidebar_pane("Agent", pane, "pane-agent")

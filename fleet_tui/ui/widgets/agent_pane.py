@@ -1,9 +1,11 @@
-"""The Agent pane: where the MCP proxy is, whether agent calls flow, and the calls held.
+"""The Agent pane: where the MCP proxy is, whether agent calls flow, the calls held, and the
+run's timeline.
 
 It shows a `Gate` and changes it only through the callables it is given; it never imports
 the app. Held calls are listed in the order they came; keys on the list release one as asked,
 load one into the form to edit it, or answer it with an error. The input adds a breakpoint
-(typing one that exists removes it).
+(typing one that exists removes it). Under them, the run's timeline (`TimelineList`), and the
+input where a note on one of its steps is written.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -20,9 +23,12 @@ from textual.widgets.option_list import Option
 
 from fleet_tui.proxy.agent_clients import hold_age_note
 from fleet_tui.proxy.gate import Breakpoint, Gate, HeldCall
+from fleet_tui.proxy.run_timeline import RunTimeline
+from fleet_tui.session_records import CallRecord
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.frame_batch import FrameBatch
 from fleet_tui.ui.keymap import bindings_for
+from fleet_tui.ui.widgets.timeline_list import TimelineList
 
 HELD_HELP = (
     "held: enter release · e edit · x refuse · a all at once · t take over · "
@@ -108,25 +114,57 @@ class HeldCalls(OptionList):
         self._choose("refuse")
 
 
+class NoteInput(Input):
+    """The note on a timeline step being written: enter keeps it (empty: no note), escape
+    leaves it as it was."""
+
+    class Left(Message):
+        """Escape: the note is left as it was."""
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape":
+            event.stop()
+            self.post_message(self.Left())
+
+
 class AgentPane(Vertical):
-    """The proxy's address, the gate's state, its breakpoints and held calls."""
+    """The proxy's address, the gate's state, its breakpoints and held calls; the timeline."""
 
     HELP_AREA = "agent"
+    DEFAULT_CSS = """
+    AgentPane #agent-held { height: auto; max-height: 40%; }
+    AgentPane #agent-timeline { height: 1fr; min-height: 4; }
+    AgentPane #timeline-note { display: none; }
+    """
 
     def __init__(
         self,
         gate: Gate,
         address: str,
         *,
+        timeline: RunTimeline,
+        record: Callable[[int | None], CallRecord | None],
         on_held: Callable[[HeldCalls.Chosen], None],
+        on_timeline: Callable[[TimelineList.Chosen], None],
+        on_note: Callable[[CallRecord, str], None],
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.gate = gate
         self.address = address
+        self.timeline = timeline
+        self.record = record
+        """The record of a timeline step (None: the row has none, or it is gone)."""
         self.on_held = on_held
         """Does what a key on the held calls asks (release, edit, refuse, copy the config)."""
+        self.on_timeline = on_timeline
+        """Does what a key on the timeline asks (show a step, score it, export)."""
+        self.on_note = on_note
+        """Keeps the note written on a step."""
+        self.noting: CallRecord | None = None
+        """The step whose note is being written."""
         self._gate_changes: FrameBatch[None] = FrameBatch(self, lambda _: self.show_gate(), 1)
+        self._rows_changed: FrameBatch[None] = FrameBatch(self, lambda _: self.show_rows(), 1)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(self.address), id="agent-address")
@@ -138,9 +176,14 @@ class AgentPane(Vertical):
         yield Static(id="agent-breakpoints")
         yield Static(Text(HELD_HELP, style="dim"), id="agent-held-help")
         yield HeldCalls(id="agent-held")
+        yield TimelineList(self.timeline.snapshot, self.record, id="agent-timeline")
+        yield NoteInput(
+            placeholder="note on the step: enter keeps it, escape leaves it", id="timeline-note"
+        )
 
     def on_mount(self) -> None:
         self.show_gate()
+        self.show_rows()
         self.set_interval(AGES_EVERY_S, self._show_ages)
 
     def _show_ages(self) -> None:
@@ -167,12 +210,36 @@ class AgentPane(Vertical):
         if gate.held:
             held.highlighted = min(highlighted or 0, len(gate.held) - 1)
 
+    def timeline_changed(self) -> None:
+        """List the timeline again at the next batch (any number of rows at once)."""
+        self._rows_changed.add(None)
+
+    def show_rows(self) -> None:
+        self.query_one(TimelineList).show_rows()
+
+    def write_note(self, record: CallRecord) -> None:
+        """Open the note input on `record`'s step, with its note so far."""
+        self.noting = record
+        note = self.query_one(NoteInput)
+        step = f"#{record.number} {one_line(record.tool, 30)}"
+        note.placeholder = f"note on {step}: enter keeps it, escape leaves it"
+        note.value = record.note
+        note.display = True
+        note.focus()
+
+    def on_timeline_list_chosen(self, event: TimelineList.Chosen) -> None:
+        event.stop()
+        self.on_timeline(event)
+
     def on_held_calls_chosen(self, event: HeldCalls.Chosen) -> None:
         event.stop()
         self.on_held(event)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        if isinstance(event.input, NoteInput):
+            self._note_submitted(event)
+            return
         try:
             point = Breakpoint.parse(event.value)
         except ValueError as error:
@@ -185,3 +252,16 @@ class AgentPane(Vertical):
             points.append(point)
         event.input.value = ""
         self.show_gate()
+
+    def _note_submitted(self, event: Input.Submitted) -> None:
+        record = self.noting
+        self.on_note_input_left(NoteInput.Left())
+        if record is not None:
+            self.on_note(record, event.value)
+
+    def on_note_input_left(self, event: NoteInput.Left) -> None:
+        """Close the note input and go back to the timeline."""
+        event.stop()
+        self.noting = None
+        self.query_one(NoteInput).display = False
+        self.query_one(TimelineList).focus()

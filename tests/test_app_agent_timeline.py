@@ -1,0 +1,100 @@
+"""The run's timeline in the Agent pane: one row per event of an agent's run (its calls coming
+in, held, released, sent, answered, refused by the person), each with its caller; a person's
+note and score on a step, kept in the session file and in the timeline's JSON lines export.
+The app runs under Pilot with `--serve-mcp`; the agent is an mcp ClientSession over real
+HTTP."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fleet_tui.envs.targets import Target
+from fleet_tui.session.reader import load_session
+from fleet_tui.session.timeline import timeline_of
+from fleet_tui.session_records import CallStatus
+from fleet_tui.ui.widgets.timeline_list import TimelineList
+from tests.agent_driver import watched
+from tests.app_driver import screen_text, wait_for
+
+
+def rows(w) -> list[tuple[str, str, str, int | None]]:
+    """(kind, caller, tool, step) of each timeline row."""
+    return [
+        (r.kind, r.caller.split()[0], r.what, r.step) for r in w.app.query_one(TimelineList).rows()
+    ]
+
+
+async def test_the_timeline_lists_an_agents_run_and_keeps_notes_and_scores(
+    two_servers: Target, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.chdir(tmp_path)
+    session_file = tmp_path / "run.jsonl"
+    async with watched(two_servers, record=session_file) as w:
+        await w.finish(w.call("echo", {"text": "flows"}))
+        await w.pilot.press("f11")
+        held = w.call("echo", {"text": "held"})
+        await w.record_of("echo", CallStatus.HELD)
+        await w.pilot.press("f12")
+        await w.finish(held)
+        refused = w.call("echo", {"text": "refused"})
+        await w.record_of("echo", CallStatus.HELD)
+        await w.pilot.press("ctrl+n", "x")
+        await w.finish(refused)
+        expected = [
+            ("request", "agent", "echo", 1),
+            ("sent", "agent", "echo", 1),
+            ("result", "agent", "echo", 1),
+            ("request", "agent", "echo", 2),
+            ("held", "agent", "echo", 2),
+            ("released", "you", "echo", 2),
+            ("sent", "agent", "echo", 2),
+            ("result", "agent", "echo", 2),
+            ("request", "agent", "echo", 3),
+            ("held", "agent", "echo", 3),
+            ("refused", "you", "echo", 3),
+        ]
+        await wait_for(w.pilot, lambda: rows(w) == expected)
+        timeline = w.app.query_one(TimelineList)
+        await wait_for(w.pilot, lambda: timeline.option_count == len(expected))
+        timeline.focus()
+        timeline.highlighted = 7  # step 2's result
+        await w.pilot.press("enter")
+        await wait_for(w.pilot, lambda: "held" in screen_text(w.app))
+        await w.pilot.press("plus", "n", *"looks right", "enter")
+        record = w.app.controller.records[1]
+        await wait_for(w.pilot, lambda: record.note == "looks right")
+        assert record.score == 1
+        timeline.highlighted = 10  # step 3's refusal
+        await w.pilot.press("minus")
+        await wait_for(w.pilot, lambda: w.app.controller.records[2].score == -1)
+        await wait_for(
+            w.pilot, lambda: "[+1] looks right" in str(timeline.get_option_at_index(7).prompt)
+        )
+        await w.pilot.press("j")
+        exported = await wait_for(
+            w.pilot, lambda: next(tmp_path.glob("run-timeline-*.jsonl"), None)
+        )
+        lines = [json.loads(line) for line in exported.read_text().splitlines()]
+        assert [(line["kind"], line["step"]) for line in lines] == [
+            (k, s) for k, _, _, s in expected
+        ]
+        assert {
+            (line["step"], line["note"], line["score"]) for line in lines if line["step"] != 1
+        } == {
+            (2, "looks right", 1),
+            (3, "", -1),
+        }
+    recorded = timeline_of(load_session(session_file))
+    notes = {
+        (row.kind, row.note, row.score) for row in recorded if row.note or row.score is not None
+    }
+    assert notes == {
+        ("held", "looks right", 1),
+        ("sent", "looks right", 1),
+        ("result", "looks right", 1),
+        ("refused", "", -1),
+        ("held", "", -1),
+    }
