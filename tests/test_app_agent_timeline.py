@@ -7,6 +7,7 @@ HTTP."""
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from fleet_tui.session_records import CallStatus
 from fleet_tui.ui.widgets.timeline_list import TimelineList
 from tests.agent_driver import watched
 from tests.app_driver import screen_text, wait_for
+from tests.cli_run import fleet_tui
 
 
 def rows(w) -> list[tuple[str, str, str, int | None]]:
@@ -98,3 +100,14 @@ async def test_the_timeline_lists_an_agents_run_and_keeps_notes_and_scores(
         ("refused", "", -1),
         ("held", "", -1),
     }
+    exported = fleet_tui("export", str(session_file), "--timeline", "-", cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    assert [json.loads(line) for line in exported.stdout.splitlines()] == [
+        asdict(row) for row in recorded
+    ]
+    page = fleet_tui("export", str(session_file), "--html", "run.html", cwd=tmp_path)
+    assert page.returncode == 0, page.stderr
+    html = (tmp_path / "run.html").read_text()
+    assert "note on step 2 <b>echo</b> · score +1" in html
+    assert "looks right" in html
+    assert "note on step 3 <b>echo</b> · score -1" in html

@@ -27,6 +27,7 @@ from fleet_tui.session.events import (
     ConnectEvent,
     ErrorEvent,
     LogEvent,
+    NoteEvent,
     PromptEvent,
     ReadEvent,
     ResetEvent,
@@ -37,6 +38,7 @@ from fleet_tui.session.events import (
     VerifyEvent,
 )
 from fleet_tui.session.reader import Session
+from fleet_tui.session.timeline import score_mark
 from fleet_tui.session.web_blocks import (
     BlockWriter,
     MediaStore,
@@ -133,10 +135,20 @@ class _Timeline:
             return _entry(number, "prompt", f"prompt <b>{esc(event.name)}</b>",
                           body + (note(event.error, error=True) if event.error else ""),
                           "error" if event.error else "ok")  # fmt: skip
+        if isinstance(event, NoteEvent):
+            return self.person_note(event, number)
         if isinstance(event, LogEvent):
             heading = f"log {esc(event.level)} · {esc(event.endpoint)}"
             return _entry(number, "log", heading, json_html(event.data, "data", open_=False))
         return None  # session start, connect: in the page's heading
+
+    def person_note(self, event: NoteEvent, number: int) -> str:
+        """The person's note and score on a step, naming the step's entry."""
+        step = self.step_of_seq.get(event.step_seq or 0)
+        about = f"step {step} " if step else ""
+        score = f" · score {score_mark(event.score)}" if event.score is not None else ""
+        heading = f"note on {about}<b>{esc(event.tool)}</b>{score}"
+        return _entry(number, "note", heading, text_html(event.note) if event.note else "")
 
     def call(self, event: CallEvent, number: int) -> str:
         result = self.results.get(event.seq)
