@@ -128,8 +128,12 @@ class SessionController(SessionHistory, CatalogSession, EnvSession):
         self._emit(Progress(line))
 
     def _traffic_entry(self, entry: TrafficEntry) -> None:
-        self.traffic.add(entry)
-        self._emit(Traffic(entry))
+        self._emit(Traffic(self.traffic.add(entry)))
+
+    def add_traffic(self, entry: TrafficEntry) -> None:
+        """Keep a message of another side of the session (an agent's with the proxy), on the
+        session's loop, as its traffic with the env is kept."""
+        self._traffic_entry(entry)
 
     def _server_event(self, event: ServerEvent) -> None:
         """A server's log message or list change as it is; its progress and a task's status

@@ -16,17 +16,26 @@ from fleet_tui.envs.targets import Target
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.timeline import timeline_of
 from fleet_tui.session_records import CallStatus
+from fleet_tui.ui.widgets.protocol_log import ProtocolPane, entry_cells
 from fleet_tui.ui.widgets.timeline_list import TimelineList
 from tests.agent_driver import watched
 from tests.app_driver import screen_text, wait_for
 from tests.cli_run import fleet_tui
 
 
-def rows(w) -> list[tuple[str, str, str, int | None]]:
-    """(kind, caller, tool, step) of each timeline row."""
+def rows(w, lists: bool = False) -> list[tuple[str, str, str, int | None]]:
+    """(kind, caller, tool, step) of each timeline row (the agent's lists left out unless
+    `lists`: its client lists the tools when it likes)."""
+    timeline = w.app.query_one(TimelineList).rows()
     return [
-        (r.kind, r.caller.split()[0], r.what, r.step) for r in w.app.query_one(TimelineList).rows()
+        (r.kind, r.caller.split()[0], r.what, r.step) for r in timeline if lists or r.kind != "list"
     ]
+
+
+def row_index(w, kind: str, step: int) -> int:
+    """Where the row of `kind` on `step` is listed."""
+    timeline = w.app.query_one(TimelineList).rows()
+    return next(i for i, r in enumerate(timeline) if (r.kind, r.step) == (kind, step))
 
 
 async def test_the_timeline_lists_an_agents_run_and_keeps_notes_and_scores(
@@ -60,26 +69,31 @@ async def test_the_timeline_lists_an_agents_run_and_keeps_notes_and_scores(
         ]
         await wait_for(w.pilot, lambda: rows(w) == expected)
         timeline = w.app.query_one(TimelineList)
-        await wait_for(w.pilot, lambda: timeline.option_count == len(expected))
+        await wait_for(w.pilot, lambda: timeline.option_count == len(rows(w, lists=True)))
         timeline.focus()
-        timeline.highlighted = 7  # step 2's result
+        timeline.highlighted = row_index(w, "result", 2)
         await w.pilot.press("enter")
         await wait_for(w.pilot, lambda: "held" in screen_text(w.app))
         await w.pilot.press("plus", "n", *"looks right", "enter")
         record = w.app.controller.records[1]
         await wait_for(w.pilot, lambda: record.note == "looks right")
         assert record.score == 1
-        timeline.highlighted = 10  # step 3's refusal
+        timeline.highlighted = row_index(w, "refused", 3)
         await w.pilot.press("minus")
         await wait_for(w.pilot, lambda: w.app.controller.records[2].score == -1)
         await wait_for(
-            w.pilot, lambda: "[+1] looks right" in str(timeline.get_option_at_index(7).prompt)
+            w.pilot,
+            lambda: (
+                "[+1] looks right"
+                in str(timeline.get_option_at_index(row_index(w, "result", 2)).prompt)
+            ),
         )
         await w.pilot.press("j")
         exported = await wait_for(
             w.pilot, lambda: next(tmp_path.glob("run-timeline-*.jsonl"), None)
         )
         lines = [json.loads(line) for line in exported.read_text().splitlines()]
+        lines = [line for line in lines if line["kind"] != "list"]
         assert [(line["kind"], line["step"]) for line in lines] == [
             (k, s) for k, _, _, s in expected
         ]
@@ -111,3 +125,35 @@ async def test_the_timeline_lists_an_agents_run_and_keeps_notes_and_scores(
     assert "note on step 2 <b>echo</b> · score +1" in html
     assert "looks right" in html
     assert "note on step 3 <b>echo</b> · score -1" in html
+
+
+async def test_the_agents_messages_show_in_the_protocol_pane_and_its_lists_in_the_timeline(
+    two_servers: Target,
+):
+    async with watched(two_servers) as w:
+        await w.finish(w.agent.list_tools())
+        await w.finish(w.call("echo", {"text": "seen"}))
+        traffic = w.app.controller.traffic
+        agent = await wait_for(
+            w.pilot,
+            lambda: (
+                [(e.direction, e.kind, e.method) for e in traffic if e.side == "agent"][-4:]
+                == [
+                    ("in", "request", "tools/list"),
+                    ("out", "response", "tools/list"),
+                    ("in", "request", "tools/call"),
+                    ("out", "response", "tools/call"),
+                ]
+                and [e for e in traffic if e.side == "agent"]
+            ),
+        )
+        answer = agent[-1].message
+        assert answer["result"]["content"][0]["text"] == "seen"
+        assert any(e.side == "env" and e.method == "tools/call" for e in traffic)
+        assert [e.seq for e in traffic] == sorted({e.seq for e in traffic})
+        assert ("list", "agent", "tools/list") in [(k, c, t) for k, c, t, _ in rows(w, lists=True)]
+        await w.pilot.press("f10", *"agent tools/call")  # the Protocol pane, filtered
+        pane = w.app.query_one(ProtocolPane)
+        await wait_for(w.pilot, lambda: len(pane.rows) == 2)
+        assert [(e.side, e.direction) for e in pane.rows] == [("agent", "in"), ("agent", "out")]
+        assert "agent ← tools/call" in str(entry_cells(pane.rows[0])[0])

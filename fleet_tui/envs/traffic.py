@@ -16,7 +16,7 @@ import re
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from fleet_tui.big_json import json_length
@@ -106,6 +106,9 @@ class TrafficEntry:
     truncated: bool = False
     status: int | None = None
     """The HTTP status."""
+    side: str = "env"
+    """`env`: the session's traffic with its env; `agent`: an agent's with fleet-tui's proxy
+    (`in`: what the agent sent)."""
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -117,6 +120,7 @@ class TrafficEntry:
         haystack = " ".join(
             _SCHEME.sub("", str(part))
             for part in (
+                self.side,
                 self.direction,
                 self.kind,
                 self.method,
@@ -139,8 +143,13 @@ class TrafficLog:
         self._chars = 0
         self.dropped = 0
         """Entries let go to stay within the bounds."""
+        self._seq = 0
 
-    def add(self, entry: TrafficEntry) -> None:
+    def add(self, entry: TrafficEntry) -> TrafficEntry:
+        """Keep `entry`, numbered after the last one (the env's and the agent's traffic come
+        from two recorders: one log numbers them both); returns it as kept."""
+        self._seq += 1
+        entry = replace(entry, seq=self._seq)
         self._entries.append(entry)
         self._chars += _weight(entry)
         while len(self._entries) > self.max_entries or (
@@ -148,6 +157,7 @@ class TrafficLog:
         ):
             self._chars -= _weight(self._entries.popleft())
             self.dropped += 1
+        return entry
 
     def __iter__(self) -> Iterator[TrafficEntry]:
         return iter(list(self._entries))
@@ -167,8 +177,9 @@ def _weight(entry: TrafficEntry) -> int:
 class TrafficRecorder:
     """Turns tapped messages and HTTP exchanges into entries for `listener`."""
 
-    def __init__(self, listener: Callable[[TrafficEntry], None]) -> None:
+    def __init__(self, listener: Callable[[TrafficEntry], None], side: str = "env") -> None:
         self.listener = listener
+        self.side = side
         self._seq = 0
         self._pending: OrderedDict[tuple[str, str, Any], tuple[float, str]] = OrderedDict()
 
@@ -255,7 +266,9 @@ class TrafficRecorder:
 
     def _emit(self, url: str, direction: str, kind: str, **fields: Any) -> None:
         self._seq += 1
-        entry = TrafficEntry(self._seq, time.time(), redact_url(url), direction, kind, **fields)
+        entry = TrafficEntry(
+            self._seq, time.time(), redact_url(url), direction, kind, side=self.side, **fields
+        )
         self.listener(entry)
 
 

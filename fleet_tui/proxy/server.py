@@ -24,12 +24,14 @@ import uvicorn
 
 from fleet_tui.controller import ConnectionState
 from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.traffic import TrafficRecorder
 from fleet_tui.loopback_guard import HOST, LoopbackGuard, loopback_socket, new_token
 from fleet_tui.private_files import make_private_dir, state_dir, write_private
 from fleet_tui.proxy.agent_calls import AgentCalls, AgentRequest
 from fleet_tui.proxy.catalog_handlers import ProxyCatalog
 from fleet_tui.proxy.forwarding import Forwarding
 from fleet_tui.proxy.request_watch import client_name, watch_request
+from fleet_tui.proxy.served_traffic import ServedTraffic
 from fleet_tui.text import describe_error
 
 T = TypeVar("T")
@@ -60,6 +62,7 @@ class ProxyServer:
         token: str | None = None,
         context: contextvars.Context | None = None,
         expose_reset: bool = False,
+        on_request: Callable[[str, Any], None] | None = None,
     ) -> None:
         self.calls = calls
         self.expose_reset = expose_reset
@@ -69,12 +72,15 @@ class ProxyServer:
         self.context = context
         """The context calls run in (the app's, where Textual finds its app), or a fresh one."""
         self.token = token or new_token()
+        self.on_request = on_request
+        """Hears each request an agent sends (its method and params), on the session's loop."""
+        self._traffic = TrafficRecorder(self._on_loop(calls.session.add_traffic), side="agent")
         self._forwarding = Forwarding()
         calls.session.subscribe(self._forwarding.heard)
         self._sock = _bind(port)
         self.port: int = self._sock.getsockname()[1]
         config = uvicorn.Config(
-            LoopbackGuard(self._app(), self.token, TOKEN_HINT),
+            LoopbackGuard(self._served(), self.token, TOKEN_HINT),
             log_config=None,
             log_level="warning",
             lifespan="on",
@@ -129,6 +135,20 @@ class ProxyServer:
         self._sock.close()
 
     # -- the MCP server ----------------------------------------------------------------------
+
+    def _served(self) -> ServedTraffic:
+        """The MCP app, its messages with the agent told to the session's traffic."""
+        heard = self._on_loop(self.on_request) if self.on_request else None
+        return ServedTraffic(self._app(), self._traffic, heard or (lambda method, params: None))
+
+    def _on_loop(self, work: Callable[..., None]) -> Callable[..., None]:
+        """`work`, called on the session's loop (in `context`) from the server's thread."""
+
+        def on_loop(*args: Any) -> None:
+            context = self.context.copy() if self.context is not None else None
+            self.loop.call_soon_threadsafe(work, *args, context=context)
+
+        return on_loop
 
     def _app(self) -> Any:
         from mcp.server.lowlevel import Server

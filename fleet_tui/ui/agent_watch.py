@@ -142,6 +142,7 @@ class AgentWatch:
                 token=self.token,
                 context=context,
                 expose_reset=self.expose_reset,
+                on_request=lambda method, params: _heard(timeline, method, params),
             )
             await asyncio.to_thread(server.start)
         except EnvError as error:
@@ -317,6 +318,19 @@ PANE_ACTIONS: dict[str, Callable[[AgentHost, ProxyServer, Gate], None]] = {
     "release_all": _release_all,
 }
 """What a key on the Agent pane does that concerns no one held call."""
+
+
+AGENT_REQUESTS_OWN_ROWS = ("tools/call", "initialize", "ping")
+"""An agent's requests that get no `list` row: tool calls have their own rows, the others say
+nothing of the run."""
+
+
+def _heard(timeline: RunTimeline, method: str, params: Any) -> None:
+    """An agent's request other than a tool call (a list, a read, a prompt) in the timeline."""
+    if method in AGENT_REQUESTS_OWN_ROWS or method.startswith("notifications/"):
+        return
+    detail = json.dumps(params, ensure_ascii=False, default=str) if params else ""
+    timeline.agent_request(method, "agent", detail)
 
 
 def _show_agent(app: AgentHost) -> None:

@@ -37,9 +37,10 @@ def size_text(size: int) -> str:
 
 
 def entry_cells(entry: TrafficEntry, width: int = 20) -> list[Text]:
-    """What (direction, then method and id, or HTTP status, method and path), latency, size."""
+    """What (direction, then method and id, or HTTP status, method and path), latency, size;
+    an agent's message with the proxy (`in`: the agent sent it) is marked `agent`."""
     style = KIND_STYLES.get(entry.kind, "")
-    what = Text()
+    what = Text("agent ", style="bold magenta") if entry.side == "agent" else Text()
     what.append(f"{ARROWS.get(entry.direction, '?')} ", style=style or "bold")
     if entry.direction == "http":
         verb, _, url = entry.method.partition(" ")
