@@ -40,21 +40,24 @@ KIND_STYLES = {
 
 
 def row_line(row: TimelineRow, record: CallRecord | None, width: int = 80) -> Text:
-    """`12:01:02 held agent planner #62f6 search {"q": "x"}` and, on a second line, the step's
-    score and note."""
-    line = Text(f"{row.at[11:19]} ", style="dim")
-    line.append(f"{row.kind:<8} ", style=KIND_STYLES.get(row.kind, "bold red"))
-    line.append(f"{one_line(row.caller, 30)}  ", style="italic")
-    line.append(one_line(row.what, 40), style="bold")
+    """`12:01:02 held search` over `agent planner #62f6 {"q": "x"}` and, when the step has
+    them, its score and note: each line cut to `width` (a narrow pane never wraps a row)."""
+    head = Text(f"{row.at[11:19]} ", style="dim")
+    head.append(f"{row.kind} ", style=KIND_STYLES.get(row.kind, "bold red"))
+    head.append(one_line(row.what, width), style="bold")
+    who = Text(one_line(row.caller, width), style="italic")
     if row.detail:
-        line.append(f"  {one_line(row.detail, width)}", style="dim")
+        who.append(f" · {one_line(row.detail, width)}", style="dim")
+    lines = [head, who]
     if record is not None and (record.note or record.score is not None):
         mark = score_mark(record.score)
-        line.append(f"\n  #{record.number} ", style="dim")
-        line.append(f"[{mark}] " if mark else "", style="bold")
-        line.append(one_line(record.note, width), style="italic yellow")
-    line.no_wrap, line.overflow = True, "ellipsis"
-    return line
+        noted = Text(f"#{record.number} ", style="dim")
+        noted.append(f"[{mark}] " if mark else "", style="bold")
+        noted.append(one_line(record.note, width), style="italic yellow")
+        lines.append(noted)
+    for line in lines:
+        line.truncate(width, overflow="ellipsis")
+    return Text("\n").join(lines)
 
 
 class TimelineList(OptionList):
@@ -91,10 +94,15 @@ class TimelineList(OptionList):
         highlighted = self.highlighted
         self.clear_options()
         self._steps = [row.step for row in rows]
-        self.add_options([Option(row_line(row, self.record(row.step))) for row in rows])
+        width = max(16, self.scrollable_content_region.width - 4)  # padding, scroll bar
+        self.add_options([Option(row_line(row, self.record(row.step), width)) for row in rows])
         if rows:
             last = len(rows) - 1
             self.highlighted = last if at_end else min(highlighted or 0, last)
+
+    def on_resize(self) -> None:
+        """Cut the rows to the new width."""
+        self.show_rows()
 
     def _choose(self, action: str, score: int | None = None) -> None:
         index = self.highlighted
