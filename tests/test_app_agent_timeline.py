@@ -39,7 +39,7 @@ def row_index(w, kind: str, step: int) -> int:
 
 
 async def test_the_timeline_lists_an_agents_run_and_keeps_notes_and_scores(
-    two_servers: Target, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    two_servers: Target, mcp_alpha, mcp_beta, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     monkeypatch.chdir(tmp_path)
     session_file = tmp_path / "run.jsonl"
@@ -125,6 +125,10 @@ async def test_the_timeline_lists_an_agents_run_and_keeps_notes_and_scores(
     assert "note on step 2 <b>echo</b> · score +1" in html
     assert "looks right" in html
     assert "note on step 3 <b>echo</b> · score -1" in html
+    servers = ("--mcp", mcp_alpha.url, "--mcp", mcp_beta.url)
+    replayed = fleet_tui("replay", str(session_file), *servers, cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "note [+1] looks right" in replayed.stdout
 
 
 async def test_the_agents_messages_show_in_the_protocol_pane_and_its_lists_in_the_timeline(

@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from fleet_tui.envs.targets import InstanceTarget
     from fleet_tui.session.reader import load_session
     from fleet_tui.session.replay import replay_session, step_lines
+    from fleet_tui.session.timeline import latest_notes, note_line
     from fleet_tui.session.trajectory import load_trajectory, map_tool_names
     from fleet_tui.tasks.provision import connected, shared_host
     from fleet_tui.tasks.verify import run_verifier
@@ -92,10 +93,14 @@ def run(args: argparse.Namespace) -> int:
             raise EnvError("--trajectory needs a target to replay on (ENV_KEY, --mcp, ...)")
     base = target_from_args(args)
 
+    notes = latest_notes(session)
+
     def show(step) -> None:
         if not args.json:
             for line in step_lines(step):
                 out(line)
+            if (note := notes.get(step.seq)) is not None:
+                out(f"          {note_line(note)}")
 
     async def main():
         async with shared_host(base) as target, connected(target) as env:

@@ -65,11 +65,22 @@ def write_timeline(rows: list[TimelineRow], path: Path) -> None:
     write_private(path, "".join(row.as_json() + "\n" for row in rows).encode())
 
 
+def latest_notes(session: Session) -> dict[int, NoteEvent]:
+    """The latest note on each call (or unmade call), by its seq."""
+    return {e.step_seq: e for e in session.events if isinstance(e, NoteEvent) and e.step_seq}
+
+
+def note_line(note: NoteEvent) -> str:
+    """`note [+1] looks right`, as `replay` prints it under its step."""
+    mark = score_mark(note.score)
+    return one_line(f"note {f'[{mark}] ' if mark else ''}{note.note}", 300)
+
+
 def timeline_of(session: Session) -> list[TimelineRow]:
     """The rows of a recorded session, each call's notes and score on its rows."""
     rows: list[TimelineRow] = []
     calls = {e.seq: e for e in session.events if isinstance(e, CallEvent)}
-    notes = {e.step_seq: e for e in session.events if isinstance(e, NoteEvent) and e.step_seq}
+    notes = latest_notes(session)
     for event in session.events:
         rows.extend(_rows(event, calls))
     for row in rows:
