@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from fleet_tui.envs.targets import Target
+from fleet_tui.session.listing import summarize
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.timeline import timeline_of
 from fleet_tui.session_records import CallStatus
@@ -129,6 +131,7 @@ async def test_the_timeline_lists_an_agents_run_and_keeps_notes_and_scores(
     replayed = fleet_tui("replay", str(session_file), *servers, cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "note [+1] looks right" in replayed.stdout
+    assert summarize(session_file, datetime.now()).notes == 3  # the session browser's count
 
 
 async def test_the_agents_messages_show_in_the_protocol_pane_and_its_lists_in_the_timeline(

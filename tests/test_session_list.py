@@ -53,14 +53,14 @@ async def test_the_recent_sessions_are_listed_newest_first_and_filtered():
         listing = await shown(pilot, "#session-list")
         await wait_for(pilot, lambda: listing.row_count >= 2)
         listed = rows(listing)
-        names = [row[4] for row in listed]
+        names = [row[-1] for row in listed]
         assert names.index(f"{NEWER}.jsonl") < names.index(f"{OLDER}.jsonl")
         newer = listed[names.index(f"{NEWER}.jsonl")]
         calls = len(load_session(GOLD / f"{NEWER}.jsonl").steps())
         assert "desktop-todo" in newer[1] and newer[2] == str(calls) and newer[3] == "1 pass"
         assert app.focused is app.screen.query_one("#session-path", Input)
         await pilot.press(*"tracker")
-        assert [row[4] for row in rows(listing)] == [f"{OLDER}.jsonl"]
+        assert [row[-1] for row in rows(listing)] == [f"{OLDER}.jsonl"]
         await pilot.press("enter")  # opens what the filter leaves
         events = app.screen.query_one("#session-events", DataTable)
         await wait_for(pilot, lambda: events.row_count)
@@ -80,7 +80,7 @@ async def test_a_folders_path_lists_its_sessions(tmp_path):
         box.focus()
         await pilot.press("enter")
         listing = app.screen.query_one("#session-list", DataTable)
-        assert [row[4] for row in rows(listing)] == [f"{NEWER}.jsonl", f"{OLDER}.jsonl"]
+        assert [row[-1] for row in rows(listing)] == [f"{NEWER}.jsonl", f"{OLDER}.jsonl"]
 
 
 async def test_ctrl_k_in_a_text_field_is_the_fields_and_opens_sessions_elsewhere(two_servers):

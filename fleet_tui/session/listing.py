@@ -1,5 +1,6 @@
 """The recorded sessions in a folder, newest first, each told in one row: its target, how many
-calls it made, its verdicts and when it was last written. Only the lines that tell these are
+calls it made, its verdicts, how many notes and scores the person left, and when it was last
+written. Only the lines that tell these are
 parsed, so listing a folder of large sessions stays quick."""
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ class SessionSummary:
     calls: int
     passed: int
     failed: int
+    notes: int = 0
+    """The person's notes and scores on steps (each change counts)."""
 
     @property
     def verdicts(self) -> str:
@@ -56,12 +59,14 @@ def recent_sessions(folder: Path) -> list[SessionSummary]:
 
 
 def summarize(path: Path, written: datetime) -> SessionSummary:
-    target, calls, passed, failed = "?", 0, 0, 0
+    target, calls, passed, failed, notes = "?", 0, 0, 0, 0
     with path.open(encoding="utf-8", errors="replace") as lines:
         for line in lines:
             head = line[:80]
             if '"event":"call"' in head:
                 calls += 1
+            elif '"event":"note"' in head:
+                notes += 1
             elif '"event":"connect"' in head or '"event":"verify"' in head:
                 try:
                     event = EVENT_ADAPTER.validate_json(line)
@@ -72,4 +77,4 @@ def summarize(path: Path, written: datetime) -> SessionSummary:
                 elif isinstance(event, VerifyEvent):
                     passed += event.verdict.passed
                     failed += not event.verdict.passed
-    return SessionSummary(path, written, target, calls, passed, failed)
+    return SessionSummary(path, written, target, calls, passed, failed, notes)

@@ -161,7 +161,7 @@ class SessionBrowserScreen(Screen):
         for label in ("#", "time", "event", "summary"):
             table.add_column(label, key=label)
         listing = self.query_one("#session-list", DataTable)
-        for label in ("written", "target", "calls", "verdicts", "file"):
+        for label in ("written", "target", "calls", "verdicts", "notes", "file"):
             listing.add_column(label, key=label)
         if self.initial:
             self.open(self.initial)
@@ -195,6 +195,7 @@ class SessionBrowserScreen(Screen):
                 Text(one_line(summary.target, 60)),
                 Text(str(summary.calls)),
                 Text(summary.verdicts),
+                Text(str(summary.notes or "-")),
                 Text(summary.path.name, style="dim"),
                 key=str(summary.path),
             )
