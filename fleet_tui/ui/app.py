@@ -64,7 +64,7 @@ from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUseActions
 from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
 from fleet_tui.ui.copy_command import CopyCommandAction
-from fleet_tui.ui.keymap import Action, Extension, bindings_for, extension_of
+from fleet_tui.ui.keymap import Action, Extension, bindings_for
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.reset import ResetActions
@@ -228,10 +228,16 @@ class FleetTuiApp(
         return True
 
     def action_extension(self, name: str) -> None:
-        """Run an action an extension registered (tasks, state, sessions)."""
-        handler = self.extension_actions.get(Extension(name))
+        """The keys' way in: `name` is an `Extension`'s value, as Textual's action string
+        carries it."""
+        self.run_extension(Extension(name))
+
+    def run_extension(self, action: Extension) -> None:
+        """Run an action an extension registered (tasks, state, sessions), or say why it is
+        not available here."""
+        handler = self.extension_actions.get(action)
         if handler is None:
-            why = UNAVAILABLE_BECAUSE.get(Extension(name), "the app was started without it")
+            why = UNAVAILABLE_BECAUSE.get(action, "the app was started without it")
             self.notify(f"Not available here: {why}.", severity="warning")
             return
         handler()
@@ -365,9 +371,8 @@ class FleetTuiApp(
         those (an extension's action once it registered it, computer-use keys on such envs)."""
         if action.name == "call('held')":  # an agent's held call: with --serve-mcp only
             return Extension.AGENT_STEP in self.extension_actions
-        needed = extension_of(action.name)
-        if needed is not None:
-            return needed in self.extension_actions
+        if action.extension is not None:
+            return action.extension in self.extension_actions
         return self.controller.computer_use or not action.computer_use
 
     def action_help(self) -> None:

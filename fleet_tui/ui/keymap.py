@@ -13,6 +13,25 @@ from enum import StrEnum
 from textual.binding import Binding, BindingType
 
 
+class Extension(StrEnum):
+    """The actions extensions add to the app (tasks, state, sessions, the agent, transcripts):
+    each registers its handler in `app.extension_actions`, and its key runs
+    `action_extension(name)`, which says so when no extension offers it."""
+
+    SHOW_TASKS = "show_tasks"
+    SHOW_STATE = "show_state"
+    VERIFY_TASK = "verify_task"
+    OPEN_SESSION = "open_session"
+    EXPORT_PAGE = "export_page"
+    SHOW_AGENT = "show_agent"
+    AGENT_PAUSE = "agent_pause"
+    AGENT_STEP = "agent_step"
+    OPEN_TRAJECTORY = "open_trajectory"
+    SHOW_TRAJECTORY = "show_trajectory"
+    SHOW_JOBS = "show_jobs"
+    CALL_AS_TASK = "call_as_task"
+
+
 @dataclass(frozen=True)
 class Action:
     """One named action: `action_<name>` on the widget (or app) of its area."""
@@ -32,6 +51,9 @@ class Action:
     priority: bool = False
     computer_use: bool = False
     """Only for envs with a computer tool (F1 and the palette leave it out elsewhere)."""
+    extension: Extension | None = None
+    """The extension action it runs (made by `extension_action`): offered once an extension
+    registers it."""
 
 
 AREAS: dict[str, str] = {
@@ -61,33 +83,11 @@ AREAS: dict[str, str] = {
 }
 
 
-class Extension(StrEnum):
-    """The actions extensions add to the app (tasks, state, sessions, the agent, transcripts):
-    each registers its handler in `app.extension_actions`, and its key runs
-    `action_extension(name)`, which says so when no extension offers it."""
-
-    SHOW_TASKS = "show_tasks"
-    SHOW_STATE = "show_state"
-    VERIFY_TASK = "verify_task"
-    OPEN_SESSION = "open_session"
-    EXPORT_PAGE = "export_page"
-    SHOW_AGENT = "show_agent"
-    AGENT_PAUSE = "agent_pause"
-    AGENT_STEP = "agent_step"
-    OPEN_TRAJECTORY = "open_trajectory"
-    SHOW_TRAJECTORY = "show_trajectory"
-    SHOW_JOBS = "show_jobs"
-    CALL_AS_TASK = "call_as_task"
-
-
-def extension(name: Extension) -> str:
-    """The Textual action that runs the extension action `name`."""
-    return f"extension('{name}')"
-
-
-def extension_of(action: str) -> Extension | None:
-    """The extension action the Textual action `action` runs, if it runs one."""
-    return next((name for name in Extension if extension(name) == action), None)
+def extension_action(
+    name: Extension, key: str, description: str, *, short: str = "", show: bool = True
+) -> Action:
+    """The action whose key runs the extension action `name` (through `action_extension`)."""
+    return Action(f"extension('{name}')", key, description, short=short, show=show, extension=name)
 
 
 ACTIONS: list[Action] = [
@@ -133,40 +133,38 @@ ACTIONS: list[Action] = [
         short="Protocol",
         show=False,
     ),
-    Action(extension(Extension.SHOW_TASKS), "f6", "Show the tasks", short="Tasks"),
-    Action(extension(Extension.SHOW_STATE), "f7", "Show the state diff", short="State", show=False),
-    Action(
-        extension(Extension.VERIFY_TASK),
+    extension_action(Extension.SHOW_TASKS, "f6", "Show the tasks", short="Tasks"),
+    extension_action(Extension.SHOW_STATE, "f7", "Show the state diff", short="State", show=False),
+    extension_action(
+        Extension.VERIFY_TASK,
         "f8",
         "Run the task's verifier",
         short="Verify",
         show=False,
     ),
-    Action(extension(Extension.OPEN_SESSION), "ctrl+k", "Open a recorded session", show=False),
-    Action(extension(Extension.EXPORT_PAGE), "", "Export this session as a web page…", show=False),
-    Action(
-        extension(Extension.SHOW_AGENT), "ctrl+n", "Show the Agent pane", short="Agent", show=False
+    extension_action(Extension.OPEN_SESSION, "ctrl+k", "Open a recorded session", show=False),
+    extension_action(Extension.EXPORT_PAGE, "", "Export this session as a web page…", show=False),
+    extension_action(
+        Extension.SHOW_AGENT, "ctrl+n", "Show the Agent pane", short="Agent", show=False
     ),
-    Action(
-        extension(Extension.AGENT_PAUSE), "f11", "Pause or resume the agent's calls", show=False
-    ),
-    Action(
-        extension(Extension.AGENT_STEP),
+    extension_action(Extension.AGENT_PAUSE, "f11", "Pause or resume the agent's calls", show=False),
+    extension_action(
+        Extension.AGENT_STEP,
         "f12",
         "Step: release the held call being edited (with the form's arguments) or else the next",
         show=False,
     ),
-    Action(extension(Extension.OPEN_TRAJECTORY), "", "Open an agent trajectory…", show=False),
-    Action(extension(Extension.SHOW_TRAJECTORY), "", "Show the Trajectory pane", show=False),
-    Action(
-        extension(Extension.SHOW_JOBS),
+    extension_action(Extension.OPEN_TRAJECTORY, "", "Open an agent trajectory…", show=False),
+    extension_action(Extension.SHOW_TRAJECTORY, "", "Show the Trajectory pane", show=False),
+    extension_action(
+        Extension.SHOW_JOBS,
         "ctrl+j",
         "Show the Jobs pane: tool calls run as MCP tasks",
         short="Jobs",
         show=False,
     ),
-    Action(
-        extension(Extension.CALL_AS_TASK),
+    extension_action(
+        Extension.CALL_AS_TASK,
         "",
         "Call the selected tool as an MCP task (for a tool whose task support is optional)",
         show=False,
