@@ -5,8 +5,6 @@ ask the servers for the log level chosen in the log pane."""
 
 from __future__ import annotations
 
-from textual.widgets import TabbedContent
-
 from fleet_tui.controller import CallStatus
 from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.app_part import AppPart
@@ -64,11 +62,6 @@ class SidebarActions(AppPart):
                 severity="warning",
                 markup=False,
             )
-
-    def _show_sidebar(self, pane: str) -> None:
-        sidebar = self.query_one("#sidebar", TabbedContent)
-        sidebar.display = True
-        sidebar.active = pane
 
     def action_toggle_sidebar(self) -> None:
         sidebar = self.query_one("#sidebar")
