@@ -76,7 +76,7 @@ async def test_copy_command_reproduces_the_call(two_servers):
         await wait_connected(pilot)
         await app.show_tool("echo", {"text": "it's"})
         await pilot.pause()
-        assert app.current_command() == (
+        assert app.command_copy.current_command() == (
             f"fleet-tui call --mcp {two_servers.urls[0]} --mcp {two_servers.urls[1]} "
             '--args \'{"text":"it\'"\'"\'s"}\' -- echo'
         )
@@ -89,7 +89,7 @@ async def test_copy_command_of_a_form_with_schema_warnings_sends_unchecked(two_s
         await app.show_tool("echo", {})  # `text` is required
         await pilot.pause()
         assert app.tool_panel.problems()
-        command = app.current_command()
+        command = app.command_copy.current_command()
     assert command == (
         f"fleet-tui call --mcp {two_servers.urls[0]} --mcp {two_servers.urls[1]} "
         "--unchecked -- echo"

@@ -9,8 +9,9 @@ SIGHUP, a crash).
 
 The app is made of parts with one job each, beside it in ui/ (see `app_part.py`): connecting
 (`connection.py`), calls and their results (`calls.py`), computer use (`computer_use.py`), the
-sidebar and history (`sidebar.py`), reset (`reset.py`), copy-as-command (`copy_command.py`) and the
+sidebar and history (`sidebar.py`), reset (`reset.py`) and the
 Resources and Prompts panes (`catalog.py`).
+Copy-as-command (`copy_command.py`) is a part object reaching the app through a narrow port.
 This module keeps the layout, the status line, the session's events and the app's signals.
 
 Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
@@ -63,7 +64,7 @@ from fleet_tui.ui.clipboard import copy_beyond_the_terminal
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUseActions
 from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
-from fleet_tui.ui.copy_command import CopyCommandAction
+from fleet_tui.ui.copy_command import CommandCopy
 from fleet_tui.ui.keymap import Action, Extension, bindings_for
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
@@ -107,7 +108,6 @@ class FleetTuiApp(
     SidebarActions,
     SidebarLayout,
     ResetActions,
-    CopyCommandAction,
     ServerDialogs,
     CatalogActions,
     App[int],
@@ -163,6 +163,8 @@ class FleetTuiApp(
         self.server_log_pane = ServerLogPane(id="server-log")
         self.protocol_pane = ProtocolPane(lambda: self.controller.traffic, id="protocol")
         """Kept here, not looked up per message: a server may send thousands a second."""
+        self.command_copy = CommandCopy(self)
+        """The form's call as a `fleet-tui call` command line (ctrl+y)."""
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -241,6 +243,9 @@ class FleetTuiApp(
             self.notify(f"Not available here: {why}.", severity="warning")
             return
         handler()
+
+    def action_copy_command(self) -> None:
+        self.command_copy.copy()
 
     # -- status ----------------------------------------------------------------------------------
 
