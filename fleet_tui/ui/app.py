@@ -9,9 +9,9 @@ SIGHUP, a crash).
 
 The app is made of parts with one job each, beside it in ui/ (see `app_part.py`): connecting
 (`connection.py`), calls and their results (`calls.py`), computer use (`computer_use.py`), the
-sidebar and history (`sidebar.py`), reset (`reset.py`) and the
-Resources and Prompts panes (`catalog.py`).
-Copy-as-command (`copy_command.py`) is a part object reaching the app through a narrow port.
+sidebar and history (`sidebar.py`) and the Resources and Prompts panes (`catalog.py`).
+Copy-as-command (`copy_command.py`) and reset (`reset.py`) are part objects reaching the app
+through narrow ports.
 This module keeps the layout, the status line, the session's events and the app's signals.
 
 Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
@@ -68,7 +68,7 @@ from fleet_tui.ui.copy_command import CommandCopy
 from fleet_tui.ui.keymap import Action, Extension, bindings_for
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
-from fleet_tui.ui.reset import ResetActions
+from fleet_tui.ui.reset import EnvReset
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
@@ -107,7 +107,6 @@ class FleetTuiApp(
     ComputerUseActions,
     SidebarActions,
     SidebarLayout,
-    ResetActions,
     ServerDialogs,
     CatalogActions,
     App[int],
@@ -165,6 +164,8 @@ class FleetTuiApp(
         """Kept here, not looked up per message: a server may send thousands a second."""
         self.command_copy = CommandCopy(self)
         """The form's call as a `fleet-tui call` command line (ctrl+y)."""
+        self.resetter = EnvReset(self)
+        """Resetting the env (ctrl+r): a new episode."""
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -246,6 +247,13 @@ class FleetTuiApp(
 
     def action_copy_command(self) -> None:
         self.command_copy.copy()
+
+    def action_reset_env(self) -> None:
+        self.resetter.ask()
+
+    def start_reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Reset the env in a worker (the Tasks pane and the Trajectory pane reset too)."""
+        self.resetter.start(seed, options)
 
     # -- status ----------------------------------------------------------------------------------
 

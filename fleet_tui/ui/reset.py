@@ -1,45 +1,71 @@
-"""Resetting the env from the app: ask for a seed, reset in a worker, show what the env said."""
+"""Resetting the env from the app: ask for a seed, reset in a worker, show what the env said.
+
+A part of the app with a narrow port: `EnvReset` reaches the app only through `ResetHost`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
+from textual.screen import Screen
+from textual.signal import Signal
+
+from fleet_tui.controller import CallRecord, SessionController
+from fleet_tui.envs.base import ResetResult
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import one_line
-from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.screens.reset_screen import ResetAsked, ResetScreen
 
 
-class ResetActions(AppPart):
+class ResetHost(AppServices, Protocol):
+    """What resetting needs of the app: the session, a dialog, showing a record and running a
+    call, and the signal extensions follow."""
+
+    controller: SessionController
+    env_reset: Signal[ResetResult]
+
+    def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
+
+    async def show_result(self, entry: CallRecord) -> None: ...
+
+    async def run_call(self, record: CallRecord) -> None: ...
+
+
+class EnvReset:
     """Reset (ctrl+r): a new episode, then a fresh screenshot on computer-use envs."""
 
-    def action_reset_env(self) -> None:
-        if not self.controller.connected:
-            self.notify("Not connected.", severity="error")
+    def __init__(self, host: ResetHost) -> None:
+        self._host = host
+
+    def ask(self) -> None:
+        """Ask for a seed and options, then reset (ctrl+r)."""
+        if not self._host.controller.connected:
+            self._host.notify("Not connected.", severity="error")
             return
 
         def chosen(asked: ResetAsked | None) -> None:
             if asked is not None:
-                self.start_reset(asked.seed, asked.options)
+                self.start(asked.seed, asked.options)
 
-        self.push_screen(ResetScreen(), chosen)
+        self._host.push_screen(ResetScreen(), chosen)
 
-    def start_reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def start(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Reset the env in a worker (a new episode, with env keywords `options`), then show
         what it said."""
-        self.run_worker(self._reset(seed, options), group="call", exit_on_error=False)
+        self._host.run_worker(self._reset(seed, options), group="call", exit_on_error=False)
 
     async def _reset(self, seed: int | None, options: dict[str, Any] | None) -> None:
-        record, outcome = await self.controller.reset(seed, options)
+        host, session = self._host, self._host.controller
+        record, outcome = await session.reset(seed, options)
         if outcome is None:
-            self.notify(f"Reset failed: {record.message}", severity="error", markup=False)
+            host.notify(f"Reset failed: {record.message}", severity="error", markup=False)
             return
-        await self.show_result(record)
-        self.notify(
+        await host.show_result(record)
+        host.notify(
             one_line(record.message, 200),
             markup=False,
             severity="information" if outcome.success else "error",
         )
-        self.env_reset.publish(outcome)
-        if self.controller.computer_use:
-            await self.run_call(self.controller.add_record(COMPUTER_TOOL, {"action": "screenshot"}))
+        host.env_reset.publish(outcome)
+        if session.computer_use:
+            await host.run_call(session.add_record(COMPUTER_TOOL, {"action": "screenshot"}))
