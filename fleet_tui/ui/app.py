@@ -8,10 +8,10 @@ esc), and a shutdown worker that closes what fleet-tui created before the app ex
 SIGHUP, a crash).
 
 The app is made of parts with one job each, beside it in ui/ (see `app_part.py`): connecting
-(`connection.py`), calls and their results (`calls.py`), computer use (`computer_use.py`), the
-sidebar and history (`sidebar.py`) and the Resources and Prompts panes (`catalog.py`).
-Copy-as-command (`copy_command.py`) and reset (`reset.py`) are part objects reaching the app
-through narrow ports.
+(`connection.py`), calls and their results (`calls.py`), the sidebar and history
+(`sidebar.py`) and the Resources and Prompts panes (`catalog.py`). Copy-as-command
+(`copy_command.py`), reset (`reset.py`) and computer use (`computer_use.py`) are part objects
+reaching the app through narrow ports.
 This module keeps the layout, the status line, the session's events and the app's signals.
 
 Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
@@ -37,6 +37,7 @@ from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.widget import Widget
 from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.worker import Worker
 
 from fleet_tui.controller import (
     CallAdded,
@@ -62,7 +63,7 @@ from fleet_tui.ui.calls import CallActions
 from fleet_tui.ui.catalog import CatalogActions
 from fleet_tui.ui.clipboard import copy_beyond_the_terminal
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
-from fleet_tui.ui.computer_use import ComputerUseActions
+from fleet_tui.ui.computer_use import ComputerUse
 from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
 from fleet_tui.ui.copy_command import CommandCopy
 from fleet_tui.ui.keymap import Action, Extension, bindings_for
@@ -104,7 +105,6 @@ UNAVAILABLE_BECAUSE: dict[Extension, str] = {
 class FleetTuiApp(
     ConnectionSetup,
     CallActions,
-    ComputerUseActions,
     SidebarActions,
     SidebarLayout,
     ServerDialogs,
@@ -166,6 +166,8 @@ class FleetTuiApp(
         """The form's call as a `fleet-tui call` command line (ctrl+y)."""
         self.resetter = EnvReset(self)
         """Resetting the env (ctrl+r): a new episode."""
+        self.computer = ComputerUse(self)
+        """The screenshot pane's clicks and keys, run as `computer` tool calls."""
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -250,6 +252,22 @@ class FleetTuiApp(
 
     def action_reset_env(self) -> None:
         self.resetter.ask()
+
+    def action_take_screenshot(self) -> None:
+        self.computer.take_screenshot()
+
+    def action_toggle_live(self) -> None:
+        self.computer.toggle_live()
+
+    def action_toggle_typing(self) -> None:
+        self.computer.toggle_typing()
+
+    async def on_screenshot_pane_act(self, event: ScreenshotPane.Act) -> None:
+        await self.computer.act(event)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "call" and event.worker.is_finished:
+            self.computer.call_worker_finished()
 
     def start_reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Reset the env in a worker (the Tasks pane and the Trajectory pane reset too)."""

@@ -1,63 +1,90 @@
 """Driving a computer-use env from the app: clicks on the screenshot act (live mode) or fill
-the `computer` tool's form, keys go to the env in typing mode, and a screenshot on demand."""
+the `computer` tool's form, keys go to the env in typing mode, and a screenshot on demand.
+
+A part of the app with a narrow port: `ComputerUse` reaches the app only through
+`ComputerUseHost`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from textual.worker import Worker
-
-from fleet_tui.controller import ConnectionState
+from fleet_tui.controller import CallRecord, ConnectionState, SessionController
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import one_line
-from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 
 
-class ComputerUseActions(AppPart):
+class ComputerUseHost(AppServices, Protocol):
+    """What computer use needs of the app: the session, the screenshot pane, the form and
+    the call worker."""
+
+    controller: SessionController
+
+    @property
+    def screenshot_pane(self) -> ScreenshotPane: ...
+
+    @property
+    def call_running(self) -> bool: ...
+
+    def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None: ...
+
+    async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None: ...
+
+
+class ComputerUse:
     """The screenshot pane's actions, run as `computer` tool calls."""
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    def __init__(self, host: ComputerUseHost) -> None:
+        self._host = host
+
+    def call_worker_finished(self) -> None:
         """Actions queued just as the call worker was finishing start a new one."""
-        worker = event.worker
+        session = self._host.controller
         if (
-            worker.group == "call"
-            and worker.is_finished
-            and self.controller.pending_actions
-            and not self.call_running
-            and self.controller.state == ConnectionState.CONNECTED
+            session.pending_actions
+            and not self._host.call_running
+            and session.state == ConnectionState.CONNECTED
         ):
-            self.start_call(COMPUTER_TOOL, self.controller.pending_actions.pop(0))
+            self._host.start_call(COMPUTER_TOOL, session.pending_actions.pop(0))
 
-    async def on_screenshot_pane_act(self, event: ScreenshotPane.Act) -> None:
+    async def act(self, event: ScreenshotPane.Act) -> None:
+        """A click or key on the screenshot: sent (queued behind a running call) or put in
+        the form."""
+        host = self._host
         if not event.send:
-            await self.show_tool(COMPUTER_TOOL, event.arguments)
-            self.notify(f"Form filled: {_args_text(event.arguments)} (ctrl+s sends it)")
+            await host.show_tool(COMPUTER_TOOL, event.arguments)
+            host.notify(f"Form filled: {_args_text(event.arguments)} (ctrl+s sends it)")
             return
-        if self.call_running:
-            self.controller.pending_actions.append(event.arguments)
+        if host.call_running:
+            host.controller.pending_actions.append(event.arguments)
         else:
-            self.start_call(COMPUTER_TOOL, event.arguments)
+            host.start_call(COMPUTER_TOOL, event.arguments)
 
-    def action_take_screenshot(self) -> None:
-        if not self.controller.computer_use:
-            self.notify("This env has no computer tool.", severity="warning")
-            return
-        self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
+    def take_screenshot(self) -> None:
+        if self._has_computer():
+            self._host.start_call(COMPUTER_TOOL, {"action": "screenshot"})
 
-    def action_toggle_live(self) -> None:
-        pane = self.screenshot_pane
+    def toggle_live(self) -> None:
+        pane = self._host.screenshot_pane
         pane.live = not pane.live
-        self.notify("Live mode: clicks act at once." if pane.live else "Clicks fill the form.")
+        self._host.notify(
+            "Live mode: clicks act at once." if pane.live else "Clicks fill the form."
+        )
 
-    def action_toggle_typing(self) -> None:
-        if not self.controller.computer_use:
-            self.notify("This env has no computer tool.", severity="warning")
+    def toggle_typing(self) -> None:
+        if not self._has_computer():
             return
-        pane = self.screenshot_pane
+        pane = self._host.screenshot_pane
         pane.typing = not pane.typing
         if pane.typing:
-            self.notify("Typing mode: keys go to the env (esc leaves).")
+            self._host.notify("Typing mode: keys go to the env (esc leaves).")
+
+    def _has_computer(self) -> bool:
+        """Whether the env has a computer tool (saying so when it has none)."""
+        if not self._host.controller.computer_use:
+            self._host.notify("This env has no computer tool.", severity="warning")
+        return self._host.controller.computer_use
 
 
 def _args_text(arguments: dict[str, Any]) -> str:
