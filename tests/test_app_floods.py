@@ -111,14 +111,16 @@ async def test_a_thousand_sampling_requests_open_a_few_dialogs_and_refuse_past_t
         await wait_connected(pilot)
         app.start_call("ask", {"count": 1000})
         refused_at_once = 1000 - MAX_OPEN - MAX_WAITING
-        await wait_for(pilot, lambda: app.server_requests.refused == refused_at_once, 60)
-        assert app.server_requests.waiting == MAX_WAITING
+        await wait_for(
+            pilot, lambda: app.server_dialogs.server_requests.refused == refused_at_once, 60
+        )
+        assert app.server_dialogs.server_requests.waiting == MAX_WAITING
         assert len(open_dialogs(app)) == MAX_OPEN
         await pilot.pause()
         box = app.screen.query_one(".ask-box")
         assert box.border_subtitle == f"{MAX_WAITING} more server requests waiting"
         await pilot.press("ctrl+d")  # keys still work: decline one, the next waiting one opens
-        await wait_for(pilot, lambda: app.server_requests.waiting == MAX_WAITING - 1)
+        await wait_for(pilot, lambda: app.server_dialogs.server_requests.waiting == MAX_WAITING - 1)
         assert len(open_dialogs(app)) == MAX_OPEN
         while open_dialogs(app):
             await pilot.press("ctrl+d")
@@ -138,7 +140,7 @@ async def test_quitting_during_a_sampling_flood_closes_the_app() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         app.start_call("ask", {"count": 1000})
-        await wait_for(pilot, lambda: app.server_requests.waiting == MAX_WAITING, 60)
+        await wait_for(pilot, lambda: app.server_dialogs.server_requests.waiting == MAX_WAITING, 60)
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: app.return_code is not None, 30)
     assert app.return_code == 0

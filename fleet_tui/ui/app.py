@@ -10,8 +10,8 @@ SIGHUP, a crash).
 The app is made of parts with one job each, beside it in ui/ (see `app_part.py`): connecting
 (`connection.py`), calls and their results (`calls.py`), the sidebar and history
 (`sidebar.py`) and the Resources and Prompts panes (`catalog.py`). Copy-as-command
-(`copy_command.py`), reset (`reset.py`) and computer use (`computer_use.py`) are part objects
-reaching the app through narrow ports.
+(`copy_command.py`), reset (`reset.py`), computer use (`computer_use.py`) and servers'
+requests (`server_dialogs.py`) are part objects reaching the app through narrow ports.
 This module keeps the layout, the status line, the session's events and the app's signals.
 
 Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
@@ -107,7 +107,6 @@ class FleetTuiApp(
     CallActions,
     SidebarActions,
     SidebarLayout,
-    ServerDialogs,
     CatalogActions,
     App[int],
 ):
@@ -135,8 +134,10 @@ class FleetTuiApp(
         """What is remembered between runs (the sidebar's width); by default, for this run."""
         self.first_timeout = timeout_s
         """A call's time limit until the tool panel's field changes it (`--timeout`)."""
+        self.server_dialogs = ServerDialogs(self)
+        """What servers ask the person (elicitation, sampling, sign-in), as dialogs."""
         self.controller = SessionController(
-            target, env_factory, self.server_answers(roots), recorder=recorder
+            target, env_factory, self.server_dialogs.answers(roots), recorder=recorder
         )
         """The session: target, env, tools, call records, episode, connection state."""
         self.controller.subscribe(self._session_event)

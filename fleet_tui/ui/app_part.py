@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from fleet_tui.controller import CallRecord, SessionController
-    from fleet_tui.envs.base import ResetResult, Tool
+    from fleet_tui.envs.base import Tool
     from fleet_tui.ui.result_format import ResultPlan
 
     _Base = App[int]
@@ -41,7 +41,6 @@ class AppPart(_Base):
         image_folder: Path | None
         keep_note: list[str]
         env_ready: Signal[list[Tool]]
-        env_reset: Signal[ResetResult]
 
         def refresh_status(self) -> None: ...
         def apply_sidebar_width(self) -> None: ...

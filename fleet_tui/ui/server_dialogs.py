@@ -4,14 +4,18 @@ comes back; the roots offered are the ones given (`--root`), none by default. Th
 the session `DialogAnswers` as its port for what servers ask. The MCP session runs in the
 app's event loop, so a request waits for its dialog. Elicitation and
 sampling wait in one `RequestLine`: a few dialogs at a time, the number waiting shown under
-them, the rest refused."""
+them, the rest refused.
+
+A part of the app with a narrow port: `ServerDialogs` reaches the app only through
+`DialogHost` (its screen stack)."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from textual.screen import ModalScreen, Screen
+from textual.signal import Signal
 
 from fleet_tui.envs.request_line import RequestLine
 from fleet_tui.envs.server_requests import (
@@ -20,7 +24,6 @@ from fleet_tui.envs.server_requests import (
     SampleRequest,
     SignInRequest,
 )
-from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
 from fleet_tui.ui.screens.sampling_screen import SamplingScreen
 from fleet_tui.ui.screens.sign_in_screen import SignInScreen
@@ -49,13 +52,31 @@ class DialogAnswers:
         await self._dialogs.ask_sign_in(request)
 
 
-class ServerDialogs(AppPart):
+class DialogHost(Protocol):
+    """What the dialogs need of the app: its screen stack."""
+
+    @property
+    def screen_stack(self) -> list[Screen[Any]]: ...
+
+    @property
+    def screen_change_signal(self) -> Signal[Screen[Any]]: ...
+
+    def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
+
+    def pop_screen(self) -> Any: ...
+
+
+class ServerDialogs:
     """Answers servers' elicitation, sampling and sign-in requests by asking the person."""
 
-    def server_answers(self, roots: list[str] | None = None) -> DialogAnswers:
+    def __init__(self, host: DialogHost) -> None:
+        self._host = host
+        self.server_requests = RequestLine(self._show_waiting)
+        """Elicitation and sampling requests: a few dialogs open, a bounded number waiting."""
+
+    def answers(self, roots: list[str] | None = None) -> DialogAnswers:
         """The port that answers servers through these dialogs, offering `roots` (default:
         none)."""
-        self.server_requests = RequestLine(self._show_waiting)
         return DialogAnswers(self, list(roots or []))
 
     async def ask_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
@@ -70,7 +91,7 @@ class ServerDialogs(AppPart):
     def _show_waiting(self, count: int) -> None:
         """Say under each open server dialog how many more requests wait."""
         waiting = f"{count:,} more server requests waiting" if count else ""
-        for screen in self.screen_stack:
+        for screen in self._host.screen_stack:
             if isinstance(screen, ElicitationScreen | SamplingScreen):
                 for box in screen.query(".ask-box"):
                     box.border_subtitle = waiting
@@ -89,7 +110,7 @@ class ServerDialogs(AppPart):
             if not answer.done():
                 answer.set_result(result if result is not None else unanswered)
 
-        await self.push_screen(screen, callback=answered)
+        await self._host.push_screen(screen, callback=answered)
         self._show_waiting(self.server_requests.waiting)
         try:
             return await answer
@@ -101,11 +122,13 @@ class ServerDialogs(AppPart):
         """Close the dialog `screen` now if it is on top, else once what covers it (another
         server's dialog, help) closes; nothing once the app quits."""
 
-        def close_if_shown(_: Screen[Any]) -> None:
-            if self.screen_stack and self.screen_stack[-1] is screen:
-                self.pop_screen()
+        host = self._host
 
-        if self.screen_stack and self.screen_stack[-1] is screen:
-            self.pop_screen()
-        elif screen in self.screen_stack:
-            self.screen_change_signal.subscribe(screen, close_if_shown)
+        def close_if_shown(_: Screen[Any]) -> None:
+            if host.screen_stack and host.screen_stack[-1] is screen:
+                host.pop_screen()
+
+        if host.screen_stack and host.screen_stack[-1] is screen:
+            host.pop_screen()
+        elif screen in host.screen_stack:
+            host.screen_change_signal.subscribe(screen, close_if_shown)
