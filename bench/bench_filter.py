@@ -28,7 +28,7 @@ from fleet_tui.ui.widgets.tool_rows import ToolRows
 
 SIZE = (120, 40)
 QUERIES = ["listiss", "create_user", "dlt", "search"]
-GOALS = {1000: (8.0, 16.0), 10_000: (16.0, 33.0)}
+GOALS = {1000: (8.0, 16.0), 10_000: (12.0, 24.0)}
 VERBS = ["list", "get", "create", "update", "delete", "search", "sync", "archive", "export"]
 NOUNS = ["issue", "user", "project", "comment", "label", "milestone", "file", "team", "report"]
 WORDS = [
