@@ -59,17 +59,21 @@ class Watched:
 
 @contextlib.asynccontextmanager
 async def watched(
-    target: Target, *breakpoints: str, record: Path | None = None, expose_reset: bool = False
+    target: Target,
+    *breakpoints: str,
+    record: Path | None = None,
+    expose_reset: bool = False,
+    size: tuple[int, int] = SIZE,
 ) -> AsyncIterator[Watched]:
     """The app on `target` serving MCP (with `breakpoints`, recording to `record`, a `reset`
-    tool if `expose_reset`), connected, and an agent connected to it."""
+    tool if `expose_reset`) in a terminal of `size`, connected, and an agent connected to it."""
     features = TaskFeatures(recorder=SessionRecorder(record) if record else None)
     points = [Breakpoint.parse(text) for text in breakpoints]
     watch = AgentWatch(breakpoints=points, expose_reset=expose_reset)
     app = FleetTuiApp(target, recorder=features.recorder)
     app.extensions += [features.install, watch.install]
     try:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await wait_connected(pilot)
             server = await wait_for(pilot, lambda: watch.server)
             async with mcp_session(server.url, server.token) as agent:
