@@ -164,5 +164,7 @@ async def test_ctrl_g_takes_the_envs_screenshot_and_textuals_own_screenshot_save
         taken = app.controller.records[count]
         assert (taken.tool, taken.arguments) == ("computer", {"action": "screenshot"})
         app.action_screenshot(filename="screen.svg", path=str(tmp_path))
-        await wait_for(pilot, (tmp_path / "screen.svg").exists)
-        assert "<svg" in (tmp_path / "screen.svg").read_text(encoding="utf-8")
+        saved = tmp_path / "screen.svg"
+        # Textual writes the file from a thread: it can exist a moment before it is whole
+        await wait_for(pilot, lambda: saved.exists() and "</svg>" in saved.read_text("utf-8"))
+        assert saved.read_text(encoding="utf-8").lstrip().startswith("<svg")
