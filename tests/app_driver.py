@@ -34,7 +34,12 @@ async def wait_connected(pilot: Pilot, timeout: float = 30.0) -> None:
     def connected() -> bool:
         return app.controller.state == "connected" and bool(app.controller.tools)
 
-    await wait_for(pilot, connected, timeout)
+    try:
+        await wait_for(pilot, connected, timeout)
+    except AssertionError:
+        said = [note.message for note in app._notifications]
+        detail = f"state {app.controller.state}, {len(app.controller.tools)} tools, said {said}"
+        raise AssertionError(f"not connected after {timeout}s: {detail}") from None
     await pilot.pause()
 
 
