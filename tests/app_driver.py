@@ -37,7 +37,7 @@ async def wait_connected(pilot: Pilot, timeout: float = 30.0) -> None:
     try:
         await wait_for(pilot, connected, timeout)
     except AssertionError:
-        said = [note.message for note in app._notifications]
+        said = [note.message for note in app._notifications] + [app.query_one("#banner").message]
         detail = f"state {app.controller.state}, {len(app.controller.tools)} tools, said {said}"
         raise AssertionError(f"not connected after {timeout}s: {detail}") from None
     await pilot.pause()
