@@ -141,4 +141,9 @@ async def openenv_tasks_app(
         await wait_connected(pilot, timeout=120)
         panel = await wait_for(pilot, lambda: app.query(TaskPanel).first(None))
         await wait_for(pilot, lambda: len(panel.tasks) == tasks, timeout=120)
-        yield pilot, panel
+        try:
+            yield pilot, panel
+        finally:
+            # The server keeps one session at a time: free it now, not when the socket is
+            # collected, or the next test's app is refused ("Server at capacity").
+            await app.controller.close_env()

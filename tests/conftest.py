@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -43,6 +44,10 @@ def pytest_configure(config: pytest.Config) -> None:
     os.makedirs(os.environ["TMUX_TMPDIR"], exist_ok=True)
     os.environ.pop("TMUX", None)  # else tmux commands would reach the server the suite runs in
     os.environ.pop("TMUX_PANE", None)
+    # A shell starting the suite in the background (`pytest &`) ignores ctrl+c in it, and the
+    # processes tests start would inherit that: the tests of ctrl+c would send it to deaf ears.
+    # A handler (unlike "ignore") is not inherited across exec: children get the default.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 UI_SIGNS = ("run_test(", "snap_compare", "tmux", "chromium(")
