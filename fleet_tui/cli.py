@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from fleet_tui import __version__
 from fleet_tui.commands import COMMANDS, command_module, command_parser, run_command, stdout_closed
 from fleet_tui.commands import app as app_command
-from fleet_tui.envs.mcp_import import load_client_modules_only
+from fleet_tui.envs.mcp_import import defer_wire_schemas, load_client_modules_only
 from fleet_tui.warm.client import forward
 
 
@@ -40,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rest, parser, module = argv, build_app_parser(), app_command
     args = parser.parse_args(rest)  # `--help` ends here, with nothing of the SDK loaded
     load_client_modules_only()  # the mcp SDK's client, without its server code
+    defer_wire_schemas()  # its protocol models' validators built when first used
     return run_command(module, args)
 
 

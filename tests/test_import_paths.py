@@ -1,5 +1,6 @@
 """What a process imports depends on its path: a headless command against an MCP server loads
-the mcp SDK's client modules, not its server code, and no UI code."""
+the mcp SDK's client modules, not its server code, and no UI code; of the SDK's protocol
+models, it builds the validators of those its session uses."""
 
 from __future__ import annotations
 
@@ -59,3 +60,39 @@ def test_the_mcp_packages_are_whole_when_code_asks_for_their_names():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "whole"
+
+
+def test_a_call_builds_the_validators_of_the_wire_models_it_uses_only(mcp_alpha: ServedMcp):
+    done = run_python(
+        f"""
+        import json, sys
+        from fleet_tui.cli import main
+        code = main(["call", "--mcp", {mcp_alpha.url!r}, "echo", "-a", "text=hi"])
+        from pydantic import BaseModel
+        from mcp_types._wire_base import WireModel
+        import mcp_types._v2025_11_25 as v2025, mcp_types._v2026_07_28 as v2026
+        models = [
+            model
+            for revision in (v2025, v2026)
+            for model in vars(revision).values()
+            if isinstance(model, type) and issubclass(model, BaseModel) and model is not WireModel
+        ]
+        counts = {{
+            "models": len(models),
+            "not wire models": [m.__name__ for m in models if not issubclass(m, WireModel)],
+            "built": sum(m.__pydantic_complete__ for m in models),
+        }}
+        print(json.dumps(counts), file=sys.stderr)
+        sys.exit(code)
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "hi"
+    counts = json.loads(done.stderr.strip().splitlines()[-1])
+    # The deferral is set on WireModel, their shared base: a revision model outside it would
+    # be built at import again (the SDK changed under mcp_import.defer_wire_schemas).
+    assert counts["not wire models"] == []
+    assert counts["models"] > 200
+    # The call checked its messages against them (validators built inside the SDK's adapters),
+    # yet no model class had its own validator built at import.
+    assert counts["built"] < 20, counts
