@@ -14,7 +14,7 @@ import contextlib
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fleet_tui.envs.base import (
     Env,
@@ -45,7 +45,6 @@ from fleet_tui.envs.server_requests import AnswersServers, OffersRoots, root_pro
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.envs.traffic import TrafficEntry, TrafficLog, listen_to_traffic
 from fleet_tui.result_memory import ResultMemory
-from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_catalog import CatalogSession
 from fleet_tui.session_env import EnvSession
 from fleet_tui.session_history import SessionHistory
@@ -72,6 +71,9 @@ from fleet_tui.session_records import (
 from fleet_tui.tasks.provision import task_target
 from fleet_tui.tasks.start import COMPUTER_TOOL, same_env
 from fleet_tui.text import describe_error
+
+if TYPE_CHECKING:
+    from fleet_tui.session.recorder import SessionRecorder
 
 CLOSE_TIMEOUT_S = 60.0
 

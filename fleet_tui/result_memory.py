@@ -8,6 +8,7 @@ person opens it again (an unrecorded session's is gone, and `read_back` says so)
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING
 
 from fleet_tui.envs.base import (
     AudioBlock,
@@ -17,9 +18,10 @@ from fleet_tui.envs.base import (
     TextBlock,
     ToolResult,
 )
-from fleet_tui.session.reader import load_session
-from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import CallFinished, CallRecord, SessionEvent
+
+if TYPE_CHECKING:
+    from fleet_tui.session.recorder import SessionRecorder
 
 KEPT_RESULT_BYTES = 8 * 1024 * 1024
 """The newest calls' results are kept in memory up to this many bytes together (the latest
@@ -82,6 +84,8 @@ class ResultMemory:
     def read_back(self, record: CallRecord) -> ToolResult:
         """A released call's full result, read from the session file (slow: run it in a
         thread). Raises ResultReleased, in plain words, when it cannot be."""
+        from fleet_tui.session.reader import load_session  # the session file's models: here only
+
         if self.recorder is None:
             raise ResultReleased(NOT_RECORDED)
         seq = self.recorder.call_seq(record.number)

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import Env, EnvInfo
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_requests import AnswersServers
 from fleet_tui.envs.targets import Target
-from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import EnvClosed, Progress, SessionEvent
+
+if TYPE_CHECKING:
+    from fleet_tui.session.recorder import SessionRecorder
 
 
 class Notes(Protocol):

@@ -1,6 +1,7 @@
 """What a process imports depends on its path: a headless command against an MCP server loads
-the mcp SDK's client modules, not its server code, and no UI code; of the SDK's protocol
-models, it builds the validators of those its session uses."""
+the mcp SDK's client modules, not its server code, no UI code and no session file's models
+(it records nothing); of the SDK's protocol models, it builds the validators of those its
+session uses."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from tests.fixtures.mcp_servers import ServedMcp
 
 NOT_FOR_A_CLIENT = ("starlette", "uvicorn", "click", "cryptography", "mcp.server")
 NOT_HEADLESS = ("textual", "textual_image", "numpy", "fleet_tui.ui")
+NOT_UNRECORDED = ("fleet_tui.session",)
+"""A session file's models: a command that records nothing reads and writes none."""
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:
@@ -41,6 +44,7 @@ def test_a_headless_command_loads_neither_server_code_nor_the_ui(mcp_alpha: Serv
     assert "mcp.client.session" in modules
     assert loaded(modules, NOT_FOR_A_CLIENT) == []
     assert loaded(modules, NOT_HEADLESS) == []
+    assert loaded(modules, NOT_UNRECORDED) == []
 
 
 def test_the_mcp_packages_are_whole_when_code_asks_for_their_names():
