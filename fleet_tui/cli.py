@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from fleet_tui import __version__
+from fleet_tui.collector import loading_modules
 from fleet_tui.commands import COMMANDS, command_module, command_parser, run_command, stdout_closed
 from fleet_tui.commands import app as app_command
 from fleet_tui.envs.mcp_import import defer_wire_schemas, load_client_modules_only
@@ -32,12 +33,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if (code := _run_warm(argv)) is not None:
         return code
-    if argv and argv[0] in COMMANDS:
-        name, rest = argv[0], argv[1:]
-        parser: argparse.ArgumentParser = command_parser(name)
-        module = command_module(name)
-    else:
-        rest, parser, module = argv, build_app_parser(), app_command
+    with loading_modules():  # the command's modules, kept out of the collector's walks
+        if argv and argv[0] in COMMANDS:
+            name, rest = argv[0], argv[1:]
+            parser: argparse.ArgumentParser = command_parser(name)
+            module = command_module(name)
+        else:
+            rest, parser, module = argv, build_app_parser(), app_command
     args = parser.parse_args(rest)  # `--help` ends here, with nothing of the SDK loaded
     load_client_modules_only()  # the mcp SDK's client, without its server code
     defer_wire_schemas()  # its protocol models' validators built when first used

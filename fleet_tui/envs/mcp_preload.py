@@ -1,5 +1,6 @@
 """What every MCP connection needs, made once and off the event loop: the mcp SDK's modules
-(importing them takes most of a second: their types build pydantic models) and one SSL context
+(importing them takes most of a second: their types build pydantic models; loaded with the
+garbage collector held off, and then frozen, `collector.loading_modules`) and one SSL context
 (loading the CA bundle takes ~20 ms) shared by every endpoint's HTTP transport."""
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import functools
 import importlib
 import ssl
 import sys
+
+from fleet_tui.collector import loading_modules
 
 SDK_MODULES = ("mcp.client.session", "mcp.client.streamable_http", "fleet_tui.envs.mcp_http")
 
@@ -23,8 +26,9 @@ def shared_ssl_context() -> ssl.SSLContext:
 
 def load() -> None:
     """Import the SDK and make the SSL context (slow: call it in a thread, see `loaded`)."""
-    for name in SDK_MODULES:
-        importlib.import_module(name)
+    with loading_modules():
+        for name in SDK_MODULES:
+            importlib.import_module(name)
     shared_ssl_context()
 
 

@@ -21,13 +21,12 @@ while they were made took half the time of reading them (none of them garbage).
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import threading
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field
+
+from fleet_tui.collector import held_off
 
 if TYPE_CHECKING:
     import mcp.types
@@ -56,7 +55,7 @@ async def tool_page(
     import mcp.types
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-    with collector_held_off():
+    with held_off():  # the collector (see the module), as long as the request's time limit
         if session.protocol_version in MODERN_PROTOCOL_VERSIONS:
             listed = await session.list_tools(params=params)
             return ToolPage(tools=listed.tools, nextCursor=listed.next_cursor)
@@ -83,28 +82,3 @@ def protocol_fields(tool: dict[str, Any]) -> dict[str, Any]:
     server may add others, which the SDK lets through unchecked: one named as fleet-tui's own
     (`input_schema`) must not stand in for the checked one (`inputSchema`)."""
     return {field: tool[field] for field in PROTOCOL_FIELDS if field in tool}
-
-
-_holds = 0
-_resume = False
-"""Whether the collector was on when the first of the current holds began."""
-_holds_lock = threading.Lock()
-
-
-@contextlib.contextmanager
-def collector_held_off() -> Iterator[None]:
-    """The garbage collector off for the block (several endpoints list at once: it is back
-    on, if it was on, when the last of them is done). A request's time limit bounds it."""
-    global _holds, _resume
-    with _holds_lock:
-        if _holds == 0:
-            _resume = gc.isenabled()
-            gc.disable()
-        _holds += 1
-    try:
-        yield
-    finally:
-        with _holds_lock:
-            _holds -= 1
-            if _holds == 0 and _resume:
-                gc.enable()

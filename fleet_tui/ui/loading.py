@@ -1,24 +1,20 @@
 """Loading the app's modules before it starts, as fast as the process allows: textual-image's
 terminal probe runs meanwhile in a thread (`terminal_probe`), and the garbage collector waits
-until they are loaded. Loading makes some 100 000 objects that live as long as the app; without
-this, full collections kept walking them while they loaded, and at every later one (a
-keystroke in the tool filter, say)."""
+until they are loaded (`collector.loading_modules`). Loading makes some 100 000 objects that
+live as long as the app; without this, full collections kept walking them while they loaded,
+and at every later one (a keystroke in the tool filter, say)."""
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 
+from fleet_tui.collector import loading_modules
 from fleet_tui.ui import terminal_probe
 
 
 def load_app() -> Callable[..., int]:
     """`run_app`, once the app's modules are loaded (the terminal's probe started meanwhile)."""
     terminal_probe.start()
-    gc.disable()
-    try:
+    with loading_modules():
         from fleet_tui.ui.run import run_app
-    finally:
-        gc.freeze()  # what loading made is kept out of later collections
-        gc.enable()
     return run_app
