@@ -1,22 +1,27 @@
 """Command-line entry point: `fleet-tui [TARGET]` opens the app; `fleet-tui COMMAND ...` runs
 a headless command (the registry: `fleet_tui/commands/__init__.py`), or has a warm-session
-daemon run it (`fleet_tui/warm/client.py`)."""
+daemon run it (`fleet_tui/warm/client.py`). Only the forwarding is imported up front: a command
+a warm session runs loads nothing else."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from fleet_tui import __version__
-from fleet_tui.collector import loading_modules
-from fleet_tui.commands import COMMANDS, command_module, command_parser, run_command, stdout_closed
-from fleet_tui.commands import app as app_command
-from fleet_tui.envs.mcp_import import defer_wire_schemas, load_client_modules_only
 from fleet_tui.warm.client import forward
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def build_app_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from fleet_tui import __version__
+    from fleet_tui.commands import COMMANDS
+    from fleet_tui.commands import app as app_command
+
     commands = "\n".join(f"  {name:<8} {help}" for name, help in COMMANDS.items())
     parser = argparse.ArgumentParser(
         prog="fleet-tui",
@@ -33,7 +38,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if (code := _run_warm(argv)) is not None:
         return code
+    from fleet_tui.collector import loading_modules
+
     with loading_modules():  # the command's modules, kept out of the collector's walks
+        from fleet_tui.commands import COMMANDS, command_module, command_parser, run_command
+        from fleet_tui.commands import app as app_command
+        from fleet_tui.envs.mcp_import import defer_wire_schemas, load_client_modules_only
+
         if argv and argv[0] in COMMANDS:
             name, rest = argv[0], argv[1:]
             parser: argparse.ArgumentParser = command_parser(name)
@@ -54,6 +65,8 @@ def _run_warm(argv: list[str]) -> int | None:
         print("fleet-tui: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        from fleet_tui.commands import stdout_closed
+
         return stdout_closed()
 
 

@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from fleet_tui.envs.errors import EnvError
-from fleet_tui.loopback_guard import sendable_token
 from fleet_tui.text import one_line
 
 DEFAULT_HEARTBEAT_S = 60
@@ -134,8 +133,13 @@ def target_fields(values: Mapping[str, Any]) -> dict[str, Any]:
     if values["openenv"]:
         task = parse_openenv_task(values["openenv_task"])
         token = values["openenv_token"]
-        if token is not None and not sendable_token(token):
-            raise EnvError("--openenv-token: a token is visible ASCII characters without spaces")
+        if token is not None:
+            from fleet_tui.loopback_guard import sendable_token  # its server side: hmac, secrets
+
+            if not sendable_token(token):
+                raise EnvError(
+                    "--openenv-token: a token is visible ASCII characters without spaces"
+                )
         options = reset_options(values["reset_json"], values["reset_pairs"])
         return {"kind": "openenv", "url": values["openenv"], "task": task, "token": token,
                 "reset_options": options}  # fmt: skip

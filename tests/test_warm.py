@@ -102,12 +102,28 @@ def test_warm_commands_print_exactly_what_cold_ones_print(mcp_alpha, warm):
         assert times_hidden(second.stderr) == times_hidden(first.stderr)
 
 
-def test_a_forwarded_command_loads_neither_the_mcp_sdk_nor_pydantic(mcp_alpha, warm):
+FORWARDING = {
+    "fleet_tui",
+    "fleet_tui.cli",
+    "fleet_tui.warm",
+    "fleet_tui.warm.client",
+    "fleet_tui.warm.place",
+    "fleet_tui.target_argv",
+    "fleet_tui.envs",
+    "fleet_tui.envs.errors",
+    "fleet_tui.text",
+}
+"""fleet-tui's modules a forwarded command loads: the flags that name its target, to find the
+daemon (target_argv with the errors it raises)."""
+
+
+def test_a_forwarded_command_loads_only_the_forwarding(mcp_alpha, warm):
     warm("tools", "--mcp", mcp_alpha.url, "--keep-warm", "60")
     served(warm)
     code = (
         "import sys; from fleet_tui.cli import main; code = main(sys.argv[1:]); "
-        "print(code, sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'pydantic'}))"
+        "print(code, sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'pydantic'})); "
+        "print(*sorted(m for m in sys.modules if m.startswith('fleet_tui')))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, "call", "--mcp", mcp_alpha.url, "echo", "-a", "text=hi"],
@@ -117,7 +133,9 @@ def test_a_forwarded_command_loads_neither_the_mcp_sdk_nor_pydantic(mcp_alpha, w
         cwd=warm.cwd,
         env=warm.env,
     )
-    assert done.stdout.splitlines() == ["hi", "0 []"], done.stderr
+    *output, loaded = done.stdout.splitlines()
+    assert output == ["hi", "0 []"], done.stderr
+    assert set(loaded.split()) <= FORWARDING
 
 
 def test_the_warm_session_is_private_and_keeps_its_headers_in_memory(mcp_alpha, warm):
