@@ -10,6 +10,7 @@ import functools
 import importlib
 import ssl
 import sys
+import threading
 
 from fleet_tui.collector import loading_modules
 
@@ -25,11 +26,15 @@ def shared_ssl_context() -> ssl.SSLContext:
 
 
 def load() -> None:
-    """Import the SDK and make the SSL context (slow: call it in a thread, see `loaded`)."""
+    """Import the SDK and make the SSL context (slow: call it in a thread, see `loaded`). The
+    context is made in a thread of its own meanwhile: OpenSSL reads the CA bundle without
+    holding the interpreter's lock, on another core while the SDK's imports hold it."""
+    context = threading.Thread(target=shared_ssl_context, name="fleet-tui-ssl-context")
+    context.start()
     with loading_modules():
         for name in SDK_MODULES:
             importlib.import_module(name)
-    shared_ssl_context()
+    context.join()
 
 
 async def loaded() -> None:
