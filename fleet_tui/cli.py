@@ -42,7 +42,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     with loading_modules():  # the command's modules, kept out of the collector's walks
         from fleet_tui.commands import COMMANDS, command_module, command_parser, run_command
-        from fleet_tui.commands import app as app_command
         from fleet_tui.envs.mcp_import import defer_wire_schemas, load_client_modules_only
 
         if argv and argv[0] in COMMANDS:
@@ -50,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser: argparse.ArgumentParser = command_parser(name)
             module = command_module(name)
         else:
-            rest, parser, module = argv, build_app_parser(), app_command
+            rest, parser, module = argv, build_app_parser(), command_module("app")
     args = parser.parse_args(rest)  # `--help` ends here, with nothing of the SDK loaded
     load_client_modules_only()  # the mcp SDK's client, without its server code
     defer_wire_schemas()  # its protocol models' validators built when first used

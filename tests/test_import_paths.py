@@ -13,7 +13,7 @@ import textwrap
 from tests.fixtures.mcp_servers import ServedMcp
 
 NOT_FOR_A_CLIENT = ("starlette", "uvicorn", "click", "cryptography", "mcp.server")
-NOT_HEADLESS = ("textual", "textual_image", "numpy", "fleet_tui.ui")
+NOT_HEADLESS = ("textual", "textual_image", "numpy", "fleet_tui.ui", "fleet_tui.commands.app")
 NOT_UNRECORDED = ("fleet_tui.session",)
 """A session file's models: a command that records nothing reads and writes none."""
 
