@@ -47,3 +47,35 @@ async def test_tasks_on_one_host_share_one_fleet_client(local_host, fleet_client
         assert [task.status for task in report.tasks] == ["pass", "pass"]
         assert requests.count("/v1/env/instances") == 2  # each task provisioned through it
         assert await client.list_envs()
+
+
+async def test_envs_on_one_client_resolve_the_runner_token_once(local_host, monkeypatch):
+    """The runner token the SDK sends on instance calls is resolved once for every env of one
+    client, with no CA bundle loaded for it (the SDK made a new TLS context per env)."""
+    import asyncio
+    import ssl
+
+    from fleet_tui.envs.mcp_preload import shared_ssl_context
+    from fleet_tui.envs.targets import FleetTarget
+    from fleet_tui.tasks.provision import connected, shared_fleet_client
+
+    base = FleetTarget(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
+    shared_ssl_context()  # made once for the MCP endpoints in any case
+    bundles_loaded: list[object] = []
+    load = ssl.SSLContext.load_verify_locations
+
+    def counted(context, *args, **kwargs):
+        bundles_loaded.append(args or kwargs)
+        return load(context, *args, **kwargs)
+
+    async with shared_fleet_client(base) as client:
+        monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counted)
+        async with connected(base, client=client) as one, connected(base, client=client) as two:
+            await asyncio.gather(one.reset(), two.reset())
+            providers = {
+                id(env.sdk_env.instance.client.runner_token_provider) for env in (one, two)
+            }
+            token = await one.sdk_env.instance.client.runner_token_provider.token_async()
+    assert len(providers) == 1
+    assert token == TEST_API_KEY  # the host's token, as its runner-auth route answers
+    assert bundles_loaded == []

@@ -148,6 +148,9 @@ class FleetEnv:
             self.sdk_env = await self._attach(client, self.target.instance, progress)
         else:
             self.sdk_env = await self._provision(client, progress)
+        from fleet_tui.envs.runner_token import share_runner_token
+
+        share_runner_token(self.sdk_env)
         self._describe_instance(self.sdk_env)
         self._start_heartbeat(self.sdk_env)
         root = self.sdk_env.urls.root if self.sdk_env.urls else None
