@@ -243,3 +243,22 @@ async def test_list_issues_sorts_with_an_inline_nested_object(tracker):
         assert oldest.structured_content["issues"][0]["id"] == 1
         bad = await session.call_tool("list_issues", {"sort": {"by": "colour"}})
         assert bad.is_error and "sort needs by" in bad.content[0].text
+
+
+@pytest.mark.parametrize("env_key", ["tracker", "desktop-todo"])
+def test_a_new_instance_builds_no_tool_argument_models(tmp_path, env_key):
+    """Each instance's tools close over its own state (test_instances_do_not_share_state),
+    but their definitions, pydantic argument models and JSON schemas that are slow to build,
+    are built for an env's first instance only."""
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+
+    from fleet_tui.local.envs import ENVS
+    from fleet_tui.local.state import InstanceState
+
+    spec = ENVS[env_key]
+    script = spec.seed_sql(spec.default_version)
+    first = spec.build_servers(InstanceState.create(tmp_path, script))
+    models = len(ArgModelBase.__subclasses__())
+    second = spec.build_servers(InstanceState.create(tmp_path, script))
+    assert len(ArgModelBase.__subclasses__()) == models
+    assert first.keys() == second.keys()

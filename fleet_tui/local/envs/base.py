@@ -4,15 +4,41 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from types import CodeType
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.tools import Tool
 
     from fleet_tui.local.state import InstanceState
 
 MCP_PATHS = ("mcp", "api/v1/mcp")
 """Where each instance serves MCP, relative to its root URL."""
+
+_definitions: dict[tuple[CodeType, bool | None], Tool] = {}
+
+
+def tool(function: Callable[..., Any], *, structured_output: bool | None = None) -> Tool:
+    """An MCP tool running `function`, one instance's closure over its state. Its definition
+    (argument model and JSON schemas, slow to build) depends only on the `def` it comes from,
+    so it is built once per `def` and shared by every instance's tool."""
+    from mcp.server.mcpserver.tools import Tool
+
+    key = (function.__code__, structured_output)
+    definition = _definitions.get(key)
+    if definition is None:
+        definition = Tool.from_function(function, structured_output=structured_output)
+        _definitions[key] = definition
+    return definition.model_copy(update={"fn": function})
+
+
+def mcp_server(name: str, tools: list[Tool]) -> MCPServer:
+    """An instance's MCP server offering `tools`, logging only warnings (its default handler
+    logs every request to the terminal)."""
+    from mcp.server.mcpserver import MCPServer
+
+    return MCPServer(name, log_level="WARNING", tools=tools)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from fleet_tui.local.envs import todo_gui as gui
-from fleet_tui.local.envs.base import DataSet, EnvSpec
+from fleet_tui.local.envs.base import DataSet, EnvSpec, mcp_server, tool
 from fleet_tui.local.state import InstanceState
 
 SCHEMA = """
@@ -231,10 +231,7 @@ def _clamp_scroll(todos: list[gui.Todo], ui: gui.Ui) -> gui.Ui:
 
 
 def build_servers(state: InstanceState):
-    from mcp.server.mcpserver import Image, MCPServer
-
-    main = MCPServer("desktop-todo", log_level="WARNING")
-    api = MCPServer("desktop-todo-api", log_level="WARNING")
+    from mcp.server.mcpserver import Image
 
     def computer(
         action: Action,
@@ -258,10 +255,11 @@ def build_servers(state: InstanceState):
             todos, ui = load(conn)
         return {"todos": [asdict(todo) for todo in todos], "ui": asdict(ui)}
 
-    main.add_tool(computer, structured_output=False)
-    api.add_tool(computer, structured_output=False)
-    api.add_tool(app_state)
-    return {"mcp": main, "api/v1/mcp": api}
+    screen = tool(computer, structured_output=False)
+    return {
+        "mcp": mcp_server("desktop-todo", [screen]),
+        "api/v1/mcp": mcp_server("desktop-todo-api", [screen, tool(app_state)]),
+    }
 
 
 SPEC = EnvSpec(

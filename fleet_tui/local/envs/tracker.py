@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field, WithJsonSchema
 
-from fleet_tui.local.envs.base import DataSet, EnvSpec
+from fleet_tui.local.envs.base import DataSet, EnvSpec, mcp_server, tool
 from fleet_tui.local.state import InstanceState
 
 Status = Literal["open", "in_progress", "done", "closed"]
@@ -200,11 +200,6 @@ def _check_user(conn: sqlite3.Connection, username: str | None) -> None:
 
 
 def build_servers(state: InstanceState):
-    from mcp.server.mcpserver import MCPServer
-
-    main = MCPServer("tracker", log_level="WARNING")
-    api = MCPServer("tracker-api", log_level="WARNING")
-
     def list_issues(
         status: Status | None = None,
         priority: Priority | None = None,
@@ -386,11 +381,10 @@ def build_servers(state: InstanceState):
         bulk_label,
         list_users,
     ]
-    for tool in main_tools:
-        main.add_tool(tool)
-    for tool in api_tools:
-        api.add_tool(tool)
-    return {"mcp": main, "api/v1/mcp": api}
+    return {
+        "mcp": mcp_server("tracker", [tool(function) for function in main_tools]),
+        "api/v1/mcp": mcp_server("tracker-api", [tool(function) for function in api_tools]),
+    }
 
 
 SPEC = EnvSpec(
