@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from fleet_tui.local import bundled_task_files
 from tests.fixtures.local_host import TEST_API_KEY
 from tests.test_check import GOLD, check
@@ -79,3 +82,40 @@ async def test_envs_on_one_client_resolve_the_runner_token_once(local_host, monk
     assert len(providers) == 1
     assert token == TEST_API_KEY  # the host's token, as its runner-auth route answers
     assert bundles_loaded == []
+
+
+def running_module(pid: int) -> str:
+    """The `-m` module a process was started with ('' if none or if it is gone)."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return ""
+    return words[words.index(b"-m") + 1].decode() if b"-m" in words else ""
+
+
+async def test_the_hosts_verifier_pool_is_forked_by_the_zygote():
+    """The host a check starts has its verifier pool forked by the verifier zygote, which
+    imported fleet-python already, rather than spawn a Python that imports it again."""
+    from fleet_tui.envs.targets import LocalTarget
+    from fleet_tui.process_tree import live_descendants
+    from fleet_tui.tasks.check import check_tasks
+    from fleet_tui.tasks.child_launch import ZYGOTE
+    from fleet_tui.tasks.files import load_tasks
+    from fleet_tui.tasks.provision import shared_fleet_client, shared_host
+
+    def spawned_pools() -> set[int]:
+        return {
+            pid
+            for pid in live_descendants(os.getpid())
+            if running_module(pid) == "fleet_tui.local.verifier_worker"
+        }
+
+    task = load_tasks(bundled_task_files()["tracker"])[0]
+    before = spawned_pools()  # other tests' hosts may have theirs
+    async with shared_host(LocalTarget(env_key="tracker")) as target:
+        async with shared_fleet_client(target) as client:
+            report = await check_tasks([task], target, gold_dir=GOLD, client=client)
+        assert report.tasks[0].status == "pass", report.tasks[0].problems
+        assert spawned_pools() == before
+        assert ZYGOTE.process is not None
+        assert len(live_descendants(ZYGOTE.process.pid)) >= 1  # the pool, still serving

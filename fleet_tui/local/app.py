@@ -49,11 +49,16 @@ async def _client_gone(request: Request, error: Exception) -> Response:
 
 
 def build_app(
-    *, token: str, sweep_interval: float = 0.5, state_dir: Path | None = None
+    *,
+    token: str,
+    sweep_interval: float = 0.5,
+    state_dir: Path | None = None,
+    start_pool: verifiers.StartPool = verifiers.spawn_pool,
 ) -> tuple[ASGIApp, Registry]:
-    """The app, answering only requests that carry `token`, and the registry of its instances."""
+    """The app, answering only requests that carry `token`, and the registry of its instances.
+    `start_pool` starts its verifier pool (on first use)."""
     registry = Registry(state_dir)
-    pool = verifiers.VerifierPool(registry.state_dir / "verifier-pool.log")
+    pool = verifiers.VerifierPool(registry.state_dir / "verifier-pool.log", start_pool)
 
     async def sweep_forever() -> None:
         while True:

@@ -11,6 +11,7 @@ import uvicorn
 
 from fleet_tui.local.app import build_app
 from fleet_tui.local.registry import Registry
+from fleet_tui.local.verifiers import StartPool, spawn_pool
 from fleet_tui.loopback_guard import HOST, loopback_socket, new_token
 
 
@@ -70,12 +71,18 @@ class LocalHost:
 
 
 def start_local_host(
-    port: int = 0, *, token: str | None = None, sweep_interval: float = 0.5
+    port: int = 0,
+    *,
+    token: str | None = None,
+    sweep_interval: float = 0.5,
+    start_pool: StartPool = spawn_pool,
 ) -> LocalHost:
     """Start the host on a daemon thread; returns once it accepts connections. Without a
-    `token` it makes a random one."""
+    `token` it makes a random one. `start_pool`: how its verifier pool process starts."""
     token = token or new_token()
-    server, sock, registry = make_server(port, token, sweep_interval=sweep_interval)
+    server, sock, registry = make_server(
+        port, token, sweep_interval=sweep_interval, start_pool=start_pool
+    )
     errors: list[BaseException] = []
 
     def run() -> None:

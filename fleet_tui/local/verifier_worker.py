@@ -164,14 +164,20 @@ def _run_child(job_path: str, protocol: int) -> None:
         os._exit(code)
 
 
-def serve() -> None:
-    """The pool: read `{"id", "job"}` lines on stdin, fork one child per job, and report
-    `{"id", "pid"}` when it starts and `{"id", "exit"}` when it ends. fleet-python is
-    imported once here, so each verifier starts in milliseconds."""
+def preload() -> None:
+    """Import and make what every job's child needs (a warm process that forks the pool calls
+    it too, so the pool starts with it made)."""
     import cloudpickle  # noqa: F401  (preloaded for the children)
 
     _namespace()
     _template_env()
+
+
+def serve() -> None:
+    """The pool: read `{"id", "job"}` lines on stdin, fork one child per job, and report
+    `{"id", "pid"}` when it starts and `{"id", "exit"}` when it ends. fleet-python is
+    imported once here, so each verifier starts in milliseconds."""
+    preload()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     protocol = os.dup(1)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
@@ -207,5 +213,14 @@ def serve() -> None:
         kill_group(pid)
 
 
-if __name__ == "__main__":
+def main(argv: list[str]) -> int:
+    """`python -m fleet_tui.local.verifier_worker LOG`: serve, writing stderr to LOG."""
+    log = os.open(argv[0], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(log, 2)
+    os.close(log)
     serve()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -23,8 +23,9 @@ import tempfile
 import time
 import uuid
 import zipfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -90,34 +91,59 @@ def _timeout(body: dict[str, Any]) -> float:
     return min(float(value), MAX_TIMEOUT)
 
 
+class PoolProcess(Protocol):
+    """What the pool uses of its process, spawned or forked from a warm process."""
+
+    pid: int
+    stdin: asyncio.StreamWriter | None
+    stdout: asyncio.StreamReader | None
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+
+StartPool = Callable[[Path], Awaitable[PoolProcess]]
+"""Starts `python -m fleet_tui.local.verifier_worker LOG` in a session of its own, stdin and
+stdout piped; LOG is where it writes its stderr."""
+
+
+async def spawn_pool(log_path: Path) -> PoolProcess:
+    """The pool as a fresh Python process (which imports fleet-python itself)."""
+    with log_path.open("ab") as log:  # until the pool has its own log open
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "fleet_tui.local.verifier_worker",
+            str(log_path),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=log,
+            start_new_session=True,
+        )
+
+
 class VerifierPool:
     """The `verifier_worker` pool process (started on first use) and the jobs running in it."""
 
-    def __init__(self, log_path: Path) -> None:
+    def __init__(self, log_path: Path, start: StartPool = spawn_pool) -> None:
         self.log_path = log_path
         """The pool's stderr: why it died, if it does."""
-        self.process: asyncio.subprocess.Process | None = None
+        self.start = start
+        self.process: PoolProcess | None = None
         self.jobs: dict[str, dict[str, asyncio.Future]] = {}
         self.lock = asyncio.Lock()
 
-    async def _ensure_started(self) -> asyncio.subprocess.Process:
+    async def _ensure_started(self) -> PoolProcess:
         async with self.lock:
             if self.process is None or self.process.returncode is not None:
                 self.log_path.parent.mkdir(parents=True, exist_ok=True)
-                with self.log_path.open("ab") as log:
-                    self.process = await asyncio.create_subprocess_exec(
-                        sys.executable,
-                        "-m",
-                        "fleet_tui.local.verifier_worker",
-                        stdin=asyncio.subprocess.PIPE,
-                        stdout=asyncio.subprocess.PIPE,
-                        stderr=log,
-                        start_new_session=True,
-                    )
+                self.process = await self.start(self.log_path)
                 self._reader = asyncio.create_task(self._read(self.process))
             return self.process
 
-    async def _read(self, process: asyncio.subprocess.Process) -> None:
+    async def _read(self, process: PoolProcess) -> None:
         """Resolve each job's `pid` and `exit` futures from the pool's reports."""
         assert process.stdout is not None  # started with stdout piped
         async for line in process.stdout:
@@ -166,7 +192,7 @@ class VerifierPool:
         try:
             await asyncio.wait_for(self.process.wait(), 5)
         except TimeoutError:
-            self.process.kill()
+            kill_group(self.process.pid)  # the pool alone: each job has a session of its own
 
 
 async def run_verifier(pool: VerifierPool, job: dict[str, Any], timeout: float) -> dict[str, Any]:

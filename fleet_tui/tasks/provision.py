@@ -9,8 +9,10 @@ client (one HTTP client and TLS context, the SDK's retry policy kept) rather tha
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fleet_tui.envs.base import Env, EnvError, Progress, Task
@@ -19,6 +21,8 @@ from fleet_tui.envs.targets import FleetTarget, InstanceTarget, LocalTarget, Ope
 
 if TYPE_CHECKING:
     import fleet
+
+    from fleet_tui.tasks.child_launch import ChildProcess
 
 
 def task_target(task: Task, base: Target) -> Target:
@@ -69,11 +73,21 @@ async def shared_host(target: Target) -> AsyncIterator[Target]:
         return
     from fleet_tui.local.runner import start_local_host
 
-    host = start_local_host()
+    host = start_local_host(start_pool=pool_from_zygote)
     try:
         yield target.on_host(host.base_url, host.token)
     finally:
         host.stop()
+
+
+async def pool_from_zygote(log_path: Path) -> ChildProcess:
+    """The host's verifier pool, forked by the verifier zygote (`child_launch`), which has
+    imported fleet-python for both: the pool then imports nothing at start."""
+    from fleet_tui.tasks.child_launch import start_child
+
+    return await start_child(
+        "fleet_tui.local.verifier_worker", str(log_path), stdin=subprocess.PIPE
+    )
 
 
 @asynccontextmanager

@@ -27,6 +27,7 @@ import socket
 import sys
 import traceback
 
+from fleet_tui.local import verifier_worker
 from fleet_tui.process_tree import kill_group
 from fleet_tui.tasks import remote_child, verifier_child
 
@@ -50,6 +51,7 @@ def serve(control: socket.socket) -> None:
         importlib.import_module(module)
     verifier_child.local_fleet()
     remote_child.sdk_http_client()
+    verifier_worker.preload()  # for a local host's verifier pool, forked from here too
     gc.collect()
     gc.freeze()  # children's collections skip what is here: fewer copy-on-write page faults
     signal.signal(signal.SIGINT, signal.SIG_IGN)
