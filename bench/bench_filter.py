@@ -16,6 +16,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -105,8 +106,8 @@ def watch_rows(app: FilterBench) -> None:
     rows = app.query_one(ToolRows)
     set_rows = rows.set_rows
 
-    def set_rows_and_tell(heights: list[int]) -> None:
-        set_rows(heights)
+    def set_rows_and_tell(*args: Any, **kwargs: Any) -> None:
+        set_rows(*args, **kwargs)
         app.on_tool_rows_changed()
 
     rows.set_rows = set_rows_and_tell

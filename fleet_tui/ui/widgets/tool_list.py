@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import posixpath
 from urllib.parse import urlparse
 
@@ -15,12 +16,14 @@ from textual.widgets import Input, Static
 from fleet_tui.envs.base import Tool
 from fleet_tui.envs.tool_hints import tool_mark
 from fleet_tui.text import counted, one_line, shortened, visible
-from fleet_tui.ui.fuzzy import FuzzyRanker
+from fleet_tui.ui.fuzzy import FuzzyRanker, Ranking
 from fleet_tui.ui.keymap import bindings_for, marks_of
 from fleet_tui.ui.widgets.filter_input import FilterInput
 from fleet_tui.ui.widgets.no_match import NoMatch
 from fleet_tui.ui.widgets.tool_rows import ToolRows
 
+SETTLE_STEP = 300
+"""Tools scored per step while a ranking settles between other events (about a millisecond)."""
 NAME_LIMIT = 120
 """The most of a tool's name a row holds (the row cuts it to its width anyway): a name of
 100,000 characters is not styled and measured on every redraw. The form shows it whole."""
@@ -94,9 +97,8 @@ class ToolList(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.tools: list[Tool] = []
-        self.shown: list[Tool] = []
-        self._order: list[int] | range = []
-        """The index in `tools` of each tool shown."""
+        self._ranking = Ranking.everything(0)
+        """The tools shown: `order` holds the index in `tools` of each."""
         self._query = ""
         self._drawn_offsets: dict[int, list[int]] = {}
         self._ranker = FuzzyRanker([])
@@ -115,6 +117,10 @@ class ToolList(Vertical):
 
     def set_tools(self, tools: list[Tool], keep_highlight: bool = False) -> None:
         """Show `tools` (`keep_highlight`: the same tool stays highlighted if still there)."""
+        index = self.rows.highlighted
+        current = None
+        if keep_highlight and index is not None and index < len(self._ranking.matched):
+            current = self._shown_at(index).name
         self.tools = list(tools)
         self._ranker = FuzzyRanker(self.tools)
         self._heights = [tool_row_height(tool) for tool in self.tools]
@@ -123,46 +129,73 @@ class ToolList(Vertical):
         marked = any(tool_mark(tool) for tool in self.tools)
         self.rows.tooltip = marks_of("Tool list") if marked else None
         self.rows.forget_drawn()
-        self._refill(keep_highlight)
+        self._refill(current)
+
+    @property
+    def shown(self) -> list[Tool]:
+        """The tools shown, best match first."""
+        if not self._ranking.complete:
+            self.rows.settle_rows(self._settle())
+        return [self.tools[index] for index in self._ranking.order]
+
+    def _shown_at(self, index: int) -> Tool:
+        """The tool of row `index` (a row drawn or highlighted: its place is settled)."""
+        return self.tools[self._ranking.order[index]]
 
     def _row(self, index: int) -> Text:
-        tool = self.shown[index]
+        tool = self._shown_at(index)
         width = max(16, (self.size.width or 36) - 3)
         return tool_prompt(tool, self._offsets(index), self._labels.get(tool.endpoint, ""), width)
 
     def _row_key(self, index: int) -> tuple[int, tuple[int, ...], int]:
-        return (id(self.shown[index]), tuple(self._offsets(index)), self.size.width)
+        return (id(self._shown_at(index)), tuple(self._offsets(index)), self.size.width)
 
     def _offsets(self, index: int) -> list[int]:
         """The letters of the query in the name of the row at `index` (found as it is drawn)."""
         if index not in self._drawn_offsets:
-            self._drawn_offsets[index] = self._ranker.offsets(self._query, self._order[index])
+            tool = self._ranking.order[index]
+            self._drawn_offsets[index] = self._ranker.offsets(self._query, tool)
         return self._drawn_offsets[index]
 
     def row_text(self, index: int) -> str:
         """The plain text of the row shown at `index`."""
         return self._row(index).plain
 
-    def _refill(self, keep_highlight: bool = False) -> None:
-        """Rank and show the tools; highlight the best match (or, when asked, the same tool)."""
-        index = self.rows.highlighted
-        current = None
-        if keep_highlight and index is not None and index < len(self.shown):
-            current = self.shown[index].name
+    def _refill(self, current: str | None = None) -> None:
+        """Rank and show the tools; highlight the best match (or the tool called `current`)."""
         query = self.query_one("#tool-filter", Input).value.strip()
         self._query = query
         self._drawn_offsets.clear()
-        self._order = self._ranker.order(query)
-        tools, heights = self.tools, self._heights
-        self.shown = [tools[index] for index in self._order]
-        self.rows.set_rows([heights[index] for index in self._order])
-        count = f"{len(self.shown)}/{counted(len(self.tools), 'tool')}"
+        on_screen = self.rows.scrollable_content_region.height
+        self._ranking = ranking = self._ranker.ranking(query, first=on_screen)
+        self.rows.set_rows(self._heights_shown(), ranking.settled, self._settle)
+        matched = len(ranking.matched)
+        count = f"{matched}/{counted(len(self.tools), 'tool')}"
         if len(self._labels) > 1:
             count += f" · {counted(len(self._labels), 'endpoint')}"
         self.query_one("#tool-count", Static).update(count, layout=False)  # one line, always
-        self.query_one(NoMatch).show_for(query, len(self.shown))
-        if self.shown and (current is None or self.highlight(current) is None):
+        self.query_one(NoMatch).show_for(query, matched)
+        if matched and (current is None or self.highlight(current) is None):
             self.rows.highlighted = 0
+        if not ranking.complete:
+            self.run_worker(self._settle_in_steps(ranking), group="tool-ranking", exclusive=True)
+
+    def _heights_shown(self) -> list[int]:
+        heights = self._heights
+        return [heights[index] for index in self._ranking.order]
+
+    def _settle(self) -> list[int]:
+        """Put every tool shown in its final place; the rows' heights in that order."""
+        self._ranking.settle_at_least(len(self._ranking.matched))
+        return self._heights_shown()
+
+    async def _settle_in_steps(self, ranking: Ranking) -> None:
+        """Settle the ranking a step at a time between other events (a key typed meanwhile
+        ranks its own query: this worker is cancelled, and the ranking kept as it is)."""
+        while not ranking.settle(SETTLE_STEP):
+            await asyncio.sleep(0)
+        if ranking is self._ranking:
+            self.rows.settle_rows(self._heights_shown())
 
     @on(Input.Changed, "#tool-filter")
     def _filter_changed(self) -> None:
@@ -170,13 +203,13 @@ class ToolList(Vertical):
 
     @on(Input.Submitted, "#tool-filter")
     def _filter_submitted(self) -> None:
-        if self.shown:
-            self.post_message(self.Chosen(self.shown[self.rows.highlighted or 0]))
+        if self._ranking.matched:
+            self.post_message(self.Chosen(self._shown_at(self.rows.highlighted or 0)))
 
     @on(ToolRows.Selected)
     def _selected(self, event: ToolRows.Selected) -> None:
         event.stop()
-        self.post_message(self.Chosen(self.shown[event.index]))
+        self.post_message(self.Chosen(self._shown_at(event.index)))
 
     def select(self, name: str) -> Tool | None:
         """Highlight and choose the tool called `name` (clearing the filter if needed)."""

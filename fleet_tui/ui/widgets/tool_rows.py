@@ -1,7 +1,9 @@
 """The tool list's rows, drawn only as they scroll into view (a virtual list).
 
 Showing another set of rows costs their heights, not their rendering: a row is rendered when
-it is first drawn, and kept until the rows, the width or the highlight change.
+it is first drawn, and kept until the rows, the width or the highlight change. The rows after
+the first few may come in a provisional order, settled (by a callback) before any of them is
+drawn or reached.
 """
 
 from __future__ import annotations
@@ -63,15 +65,27 @@ class ToolRows(SizedByContainer, can_focus=True):
         self.row_key = row_key
         self._starts: list[int] = [0]
         """The first line of each row, and the line after the last row."""
+        self._settled = 0
+        """How many rows, from the top, are in their final order."""
+        self._settle: Callable[[], list[int]] | None = None
         self._strips: dict[tuple[Hashable, str], list[Strip]] = {}
 
     @property
     def row_count(self) -> int:
         return len(self._starts) - 1
 
-    def set_rows(self, heights: list[int]) -> None:
-        """Show `len(heights)` rows of these heights (in lines), from the top, none highlighted."""
+    def set_rows(
+        self,
+        heights: list[int],
+        settled: int | None = None,
+        settle: Callable[[], list[int]] | None = None,
+    ) -> None:
+        """Show `len(heights)` rows of these heights (in lines), from the top, none highlighted.
+        Rows from `settled` on are in a provisional order: before one of them is drawn or
+        reached, `settle()` puts them in their final order and gives every row's height."""
         self._starts = [0, *accumulate(heights)]
+        self._settled = len(heights) if settled is None else settled
+        self._settle = settle
         if len(self._strips) > REMEMBERED_ROWS:
             self._strips.clear()
         self.hovered = None
@@ -79,6 +93,16 @@ class ToolRows(SizedByContainer, can_focus=True):
         self.virtual_size = Size(self.scrollable_content_region.width, self._starts[-1])
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
+
+    def settle_rows(self, heights: list[int]) -> None:
+        """The rows are in their final order, with these heights (the same rows as before)."""
+        self._starts = [0, *accumulate(heights)]
+        self._settled, self._settle = len(heights), None
+
+    def _settle_through(self, index: int) -> None:
+        """Settle the rows' order if row `index` is not settled yet."""
+        if index >= self._settled and self._settle is not None:
+            self.settle_rows(self._settle())
 
     def forget_drawn(self) -> None:
         """Draw every row anew (what the row keys stand for changed)."""
@@ -103,6 +127,8 @@ class ToolRows(SizedByContainer, can_focus=True):
     def row_at_line(self, line: int) -> int | None:
         if not 0 <= line < self._starts[-1]:
             return None
+        if line >= self._starts[self._settled]:
+            self._settle_through(self._settled)
         return bisect_right(self._starts, line) - 1
 
     def render_line(self, y: int) -> Strip:
@@ -142,6 +168,7 @@ class ToolRows(SizedByContainer, can_focus=True):
         """Draw row `index` again (its state changed)."""
         if index is None or index >= self.row_count:
             return
+        self._settle_through(index)
         top = self._starts[index] - self.scroll_offset.y
         self.refresh(Region(0, top, self.size.width, self._starts[index + 1] - self._starts[index]))
 
@@ -163,6 +190,7 @@ class ToolRows(SizedByContainer, can_focus=True):
         index = self.highlighted
         if index is None or index >= self.row_count:
             return
+        self._settle_through(index)
         top, bottom = self._starts[index], self._starts[index + 1]
         region = Region(0, top, self.scrollable_content_region.width, bottom - top)
         self.scroll_to_region(region, animate=False, force=True, immediate=True)
