@@ -53,3 +53,14 @@ def loading_modules() -> Iterator[None]:
         finally:
             if len(sys.modules) > loaded_before:
                 gc.freeze()
+
+
+def freeze_what_lives() -> None:
+    """Collect the garbage, then keep every object alive out of later collections: at 10 000
+    tools the app holds some 118,000 objects, and a full collection falling on a keystroke in
+    the tool filter held it 40 to 110 ms. What was frozen before (by this or by loading
+    modules) is unfrozen first, so what has died since is collected here: nothing is held past
+    the next time this runs."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()

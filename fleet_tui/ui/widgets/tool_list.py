@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from fleet_tui.collector import freeze_what_lives
 from fleet_tui.envs.base import Tool
 from fleet_tui.envs.tool_hints import tool_mark
 from fleet_tui.text import counted, one_line, shortened, visible
@@ -22,6 +23,8 @@ from fleet_tui.ui.widgets.filter_input import FilterInput
 from fleet_tui.ui.widgets.no_match import NoMatch
 from fleet_tui.ui.widgets.tool_rows import ToolRows
 
+LONG_LIST = 1000
+"""Tool lists this long are kept out of full garbage collections (shorter ones cost them little)."""
 SETTLE_STEP = 300
 """Tools scored per step while a ranking settles between other events (about a millisecond)."""
 NAME_LIMIT = 120
@@ -130,6 +133,8 @@ class ToolList(Vertical):
         self.rows.tooltip = marks_of("Tool list") if marked else None
         self.rows.forget_drawn()
         self._refill(current)
+        if len(self.tools) >= LONG_LIST:
+            freeze_what_lives()  # the tools just made live until the next list
 
     @property
     def shown(self) -> list[Tool]:
