@@ -15,7 +15,7 @@ import functools
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from fleet_tui.envs.base import Tool
@@ -122,37 +122,29 @@ class Ranking:
     def complete(self) -> bool:
         return self.settled == len(self.matched)
 
-    def match(self, names_to_search: Iterable[int], descriptions_only: list[int]) -> None:
+    def match(self, names_to_search: Sequence[int], descriptions_only: list[int]) -> None:
         """Find the tools matching among these and score those holding the query whole."""
-        query, pattern, points = self.query, self._pattern, self._points
-        assert pattern is not None
+        query, search, points = self.query, subsequence(self.query).search, self._points
         names, descriptions = self._names, self._descriptions
-        missed: list[int] = []
-        for index in names_to_search:
-            name = names[index]
-            at = name.find(query)
+        by_name = self.by_name = [index for index in names_to_search if search(names[index])]
+        for index in by_name:
+            at = names[index].find(query)
             if at >= 0:
-                points[index] = -whole_points(query, name, at)
-            elif pattern.search(name) is not None:
+                points[index] = -whole_points(query, names[index], at)
+            else:
                 self._names_left.append(index)
-            else:
-                missed.append(index)
-                continue
-            self.by_name.append(index)
-        first = query[0]
-        for index in missed + descriptions_only:
-            text = descriptions[index]
-            if first not in text:
-                continue
-            at = text.find(query)
+        named = set(by_name)
+        missed = [index for index in names_to_search if index not in named]
+        self.by_description = [
+            index for index in missed + descriptions_only if search(descriptions[index])
+        ]
+        for index in self.by_description:
+            at = descriptions[index].find(query)
             if at >= 0:
-                points[index] = -0.5 * whole_points(query, text, at)
-            elif pattern.search(text) is not None:
-                self._descriptions_left.append(index)
+                points[index] = -0.5 * whole_points(query, descriptions[index], at)
             else:
-                continue
-            self.by_description.append(index)
-        self.matched = self.order = sorted(self.by_name + self.by_description)
+                self._descriptions_left.append(index)
+        self.matched = self.order = sorted(by_name + self.by_description)
         self._settle_above()
 
     def settle(self, limit: int) -> bool:
