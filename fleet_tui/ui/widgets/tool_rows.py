@@ -148,8 +148,9 @@ class ToolRows(SizedByContainer, can_focus=True):
         return strips[line - self._starts[index]]
 
     def _row_strips(self, index: int, state: str, width: int) -> list[Strip]:
-        """The row's lines, padded or cut to its height and width, with the row's index for the
-        mouse. Each line is drawn as it is: no wrapping to compute, which keeps a row cheap."""
+        """The row's lines, padded or cut to its height and width. Each line is drawn as it is:
+        no wrapping to compute, which keeps a row cheap. They hold no index (a row drawn once is
+        reused at other places): the mouse finds its row by its position, `row_under`."""
         key = (self.row_key(index), state)
         if key not in self._strips:
             classes = ("tool-rows--row", state) if state else ("tool-rows--row",)
@@ -160,7 +161,7 @@ class ToolRows(SizedByContainer, can_focus=True):
             for line in lines + [Text()] * (height - len(lines)):
                 line.truncate(width, overflow="ellipsis")
                 strip = Strip(line.render(self.app.console)).apply_style(style)
-                strips.append(strip.extend_cell_length(width, style).apply_meta({"row": index}))
+                strips.append(strip.extend_cell_length(width, style))
             self._strips[key] = strips
         return self._strips[key]
 
@@ -195,14 +196,19 @@ class ToolRows(SizedByContainer, can_focus=True):
         region = Region(0, top, self.scrollable_content_region.width, bottom - top)
         self.scroll_to_region(region, animate=False, force=True, immediate=True)
 
+    def row_under(self, event: events.MouseEvent) -> int | None:
+        """The row at the mouse's position now, if any."""
+        offset = event.get_content_offset(self)
+        return None if offset is None else self.row_at_line(self.scroll_offset.y + offset.y)
+
     def _on_mouse_move(self, event: events.MouseMove) -> None:
-        self.hovered = event.style.meta.get("row")
+        self.hovered = self.row_under(event)
 
     def _on_leave(self, event: events.Leave) -> None:
         self.hovered = None
 
     async def _on_click(self, event: events.Click) -> None:
-        index = event.style.meta.get("row")
+        index = self.row_under(event)
         if index is not None:
             self.highlighted = index
             self.action_select()
