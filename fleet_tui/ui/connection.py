@@ -49,6 +49,7 @@ class ConnectionSetup(AppPart):
 
     async def _connect(self) -> None:
         try:
+            await self._screen_drawn()
             tools = await self.controller.connect()
         except asyncio.CancelledError:
             self._connection_failed("Connecting was cancelled; nothing was left running.")
@@ -58,6 +59,14 @@ class ConnectionSetup(AppPart):
             return
         self.query_one(ProgressPanel).stop()
         await self._tools_ready(tools)
+
+    async def _screen_drawn(self) -> None:
+        """Return once the screen has been laid out and painted: connecting (making the env,
+        importing the mcp SDK in a thread) would otherwise share the process with drawing the
+        app's first frame, and hold it back."""
+        drawn = asyncio.Event()
+        self.call_after_refresh(drawn.set)
+        await drawn.wait()
 
     def _connection_failed(self, message: str) -> None:
         self.query_one(ProgressPanel).stop()
