@@ -119,3 +119,17 @@ def test_the_app_entry_loads_no_schema_validator_or_markdown_parser() -> None:
         "print(sorted(lazy & set(sys.modules)))"
     )
     assert _output_of(code) == "[]"
+
+
+def test_the_app_entry_loads_neither_the_mcp_sdk_nor_panes_its_target_may_not_have() -> None:
+    """What the app's first frame does not draw loads after it: the mcp SDK when connecting
+    starts (in a thread), numpy when Sixel first draws, a transcript's reader and pane when one
+    is opened, the Tasks, State and session-browser panes when the target has them."""
+    code = (
+        "import sys, fleet_tui.ui.run\n"
+        "later = {'mcp.types', 'mcp.client.session', 'numpy', 'fleet_tui.session.trajectory_run',\n"
+        "         'fleet_tui.ui.widgets.trajectory_pane', 'fleet_tui.ui.widgets.task_panel',\n"
+        "         'fleet_tui.ui.widgets.state_diff', 'fleet_tui.ui.screens.session_browser'}\n"
+        "print(sorted(later & set(sys.modules)))"
+    )
+    assert _output_of(code) == "[]"

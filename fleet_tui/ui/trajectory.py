@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
 from textual.screen import Screen
@@ -27,13 +27,14 @@ from fleet_tui.controller import (
     SessionController,
 )
 from fleet_tui.envs.base import ResetResult, Tool
-from fleet_tui.session.trajectory_run import TrajectoryRun
-from fleet_tui.session_records import SessionEvent
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
-from fleet_tui.ui.screens.trajectory_screen import TrajectoryScreen
-from fleet_tui.ui.widgets.trajectory_pane import TrajectoryPane, TrajectorySteps
+
+if TYPE_CHECKING:  # loaded when a transcript is first opened, not before the app's first frame
+    from fleet_tui.session.trajectory_run import TrajectoryRun
+    from fleet_tui.session_records import SessionEvent
+    from fleet_tui.ui.widgets.trajectory_pane import TrajectoryPane, TrajectorySteps
 
 NO_VERIFIER = (
     "No verifier here: open the app with --tasks FILE (and start a task) or --verifier FILE.py."
@@ -79,7 +80,11 @@ class TrajectoryReplay:
     def from_args(cls, args: Any) -> TrajectoryReplay:
         """`--trajectory FILE` (optional)."""
         path = getattr(args, "trajectory", None)
-        return cls(run=TrajectoryRun.load(path) if path else None)
+        if not path:
+            return cls()
+        from fleet_tui.session.trajectory_run import TrajectoryRun
+
+        return cls(run=TrajectoryRun.load(path))
 
     async def install(self, app: TrajectoryHost) -> None:
         self.app = app
@@ -92,6 +97,8 @@ class TrajectoryReplay:
     # -- opening ---------------------------------------------------------------------------------
 
     def ask_path(self) -> None:
+        from fleet_tui.ui.screens.trajectory_screen import TrajectoryScreen
+
         self.app.push_screen(TrajectoryScreen(), self._chosen)
 
     async def _chosen(self, run: TrajectoryRun | None) -> None:
@@ -103,6 +110,8 @@ class TrajectoryReplay:
         app = self.app
         self.run = run
         if self.pane is None:
+            from fleet_tui.ui.widgets.trajectory_pane import TrajectoryPane
+
             self.pane = TrajectoryPane(run, on_action=self._action, id="trajectory-pane")
             await app.add_sidebar_pane("Trajectory", self.pane, "pane-trajectory")
             app.env_ready.subscribe(self.pane, self._env_ready)
@@ -117,6 +126,8 @@ class TrajectoryReplay:
         if self.pane is None:
             self.app.notify("No trajectory open: ctrl+p, Open an agent trajectory…")
             return
+        from fleet_tui.ui.widgets.trajectory_pane import TrajectorySteps
+
         self.app.show_sidebar_pane("pane-trajectory")
         self.pane.query_one(TrajectorySteps).focus()
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from textual.containers import Vertical
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
@@ -28,12 +27,9 @@ from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
 from fleet_tui.ui.export_action import export_recorded_session
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
-from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
-from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
-from fleet_tui.ui.widgets.episode_timeline import EpisodeTimeline
-from fleet_tui.ui.widgets.state_diff import StateDiffPanel
-from fleet_tui.ui.widgets.task_panel import TaskPanel, load_adhoc
-from fleet_tui.ui.widgets.tool_list import ToolList
+
+if TYPE_CHECKING:
+    from fleet_tui.ui.widgets.tool_list import ToolList
 
 
 class TaskHost(AppServices, Protocol):
@@ -83,7 +79,7 @@ class TaskFeatures:
         return cls(
             tasks=load_tasks(tasks_file) if tasks_file else [],
             mode=getattr(args, "verifier_mode", None) or "remote",
-            adhoc=load_adhoc(getattr(args, "verifier", None)),
+            adhoc=_load_adhoc(getattr(args, "verifier", None)),
             recorder=recorder_for(target, getattr(args, "record", None)) if recording else None,
             timeout_s=getattr(args, "verifier_timeout", None) or DEFAULT_TIMEOUT_S,
             session_to_open=Path(session) if session else None,
@@ -95,12 +91,18 @@ class TaskFeatures:
         return images_dir(self.recorder.path) if self.recorder is not None else None
 
     async def install(self, app: TaskHost) -> None:
-        """Add the panes and register the actions (`app.extension_actions`)."""
+        """Add the panes and register the actions (`app.extension_actions`). The panes' modules
+        load here, and only for the targets that have them: the app draws its first frame
+        without them."""
+        from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
+
         session = app.controller
         actions = app.extension_actions
         actions[Extension.OPEN_SESSION] = lambda: app.push_screen(SessionBrowserScreen())
         actions[Extension.EXPORT_PAGE] = lambda: export_recorded_session(app, self.recorder)
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
+            from fleet_tui.ui.widgets.task_panel import TaskPanel
+
             panel = TaskPanel(
                 self.tasks,
                 session,
@@ -119,6 +121,8 @@ class TaskFeatures:
             actions[Extension.VERIFY_TASK] = panel.verify
             actions[Extension.SHOW_TASKS] = lambda: _show_pane(app, "pane-tasks", "#task-filter")
         if isinstance(session.target, InstanceTarget):
+            from fleet_tui.ui.widgets.state_diff import StateDiffPanel
+
             state = StateDiffPanel(lambda: session.env, id="state-panel")
             await app.add_sidebar_pane("State", state, "pane-state")
             app.call_finished.subscribe(state, lambda _entry: state.refresh_state())
@@ -136,6 +140,11 @@ class TaskFeatures:
         """The Episode pane of an OpenEnv session: the episode's timeline over the session's
         state. f7 shows it and reads the state; a step or a reset adds to the timeline, and
         reads the state again while it is on screen."""
+        from textual.containers import Vertical
+
+        from fleet_tui.ui.widgets.episode_state import EpisodeStatePanel
+        from fleet_tui.ui.widgets.episode_timeline import EpisodeTimeline
+
         panel = EpisodeStatePanel(app.controller.episode_state, id="state-panel")
         timeline = EpisodeTimeline(
             lambda: app.controller.episode,
@@ -164,6 +173,15 @@ class TaskFeatures:
             return []
         self.recorder.close()
         return [f"Session recorded in {self.recorder.path}"]
+
+
+def _load_adhoc(path: str | None) -> AdHocVerifier | None:
+    """`--verifier FILE.py`, read now: a file it cannot read fails here, with a clear message."""
+    if not path:
+        return None
+    adhoc = AdHocVerifier(Path(path))
+    adhoc.code()
+    return adhoc
 
 
 def _show_pane(app: TaskHost, pane_id: str, focus: str) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -303,11 +302,3 @@ class TaskPanel(Vertical):
             severity="information" if verdict.passed else "error",
             markup=False,
         )
-
-
-def load_adhoc(path: str | None) -> AdHocVerifier | None:
-    if not path:
-        return None
-    adhoc = AdHocVerifier(Path(path))
-    adhoc.code()  # fail now, with a clear message, if it cannot be read
-    return adhoc
