@@ -3,9 +3,14 @@ the probe has ended once `wait` returns; inside tmux it leaves the pane's title 
 
 from __future__ import annotations
 
+import os
+import pty
+import select
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import uuid
 
 import pytest
@@ -64,3 +69,43 @@ def test_the_probe_loads_no_numpy_and_a_sixel_backend_gets_it_back():
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split("\n")[:2] == ["False False", "True True"]
+
+
+def _run_in_a_terminal(command: list[str], timeout: float = 60.0) -> tuple[bytes, int]:
+    """What `command` writes to a pseudo-terminal (which answers none of its queries), and its
+    exit status."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.pop("TMUX", None)
+        os.environ["TERM"] = "xterm-256color"
+        os.execvp(command[0], command)
+    written, deadline = b"", time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.5)[0]:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:  # the child has ended and closed the terminal
+                    break
+                if not chunk:
+                    break
+                written += chunk
+        else:
+            os.kill(pid, signal.SIGKILL)
+    finally:
+        os.close(fd)
+    return written, os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def test_the_terminal_is_probed_while_the_apps_options_are_checked():
+    """The probe's queries go out before the target and the agent options are checked (their
+    answers take up to a tenth of a second each from a terminal that does not know them), and
+    an option refused meanwhile still ends the app with its message."""
+    url = "http://127.0.0.1:9/mcp"
+    written, code = _run_in_a_terminal(
+        [sys.executable, "-m", "fleet_tui", "--mcp", url, "--break", "echo"]
+    )
+    refused = written.find(b"--break holds an agent's calls")
+    assert refused > 0, written
+    assert 0 <= written.find(b"\x1b[c") < refused, written  # the Sixel query (DA1) came first
+    assert code != 0

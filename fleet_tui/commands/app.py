@@ -156,10 +156,14 @@ def check_agent_arguments(args: argparse.Namespace) -> None:
         raise EnvError("--expose-reset gives an agent a reset tool: add --serve-mcp")
 
 
+def on_terminal() -> bool:
+    return sys.stdout.isatty() and sys.stdin.isatty()
+
+
 def require_terminal() -> None:
     """The app draws on a terminal; written into a file or a pipe it would only be escape
     codes, redrawn for ever."""
-    if not (sys.stdout.isatty() and sys.stdin.isatty()):
+    if not on_terminal():
         raise EnvError(
             "the app needs a terminal, and stdin or stdout is not one; "
             "to run without it, use a command (fleet-tui --help lists them)"
@@ -172,14 +176,22 @@ def run(args: argparse.Namespace) -> int:
 
         print(USAGE.format(local_envs=", ".join(BUNDLED_ENV_KEYS)), file=sys.stderr)
         return 2
-    args.roots = roots_from_args(args)
-    target = target_from_args(args)
-    check_agent_arguments(args)
-    if getattr(args, "trajectory", None):
-        from fleet_tui.session.trajectory import load_trajectory
+    from fleet_tui.ui import terminal_probe
 
-        load_trajectory(args.trajectory)  # a transcript it cannot read: refused before the app
-    require_terminal()
+    if on_terminal():
+        terminal_probe.start()  # its answers are awaited while the options are checked
+    try:
+        args.roots = roots_from_args(args)
+        target = target_from_args(args)
+        check_agent_arguments(args)
+        if getattr(args, "trajectory", None):
+            from fleet_tui.session.trajectory import load_trajectory
+
+            load_trajectory(args.trajectory)  # a transcript it cannot read: refused first
+        require_terminal()
+    except BaseException:
+        terminal_probe.wait()  # the terminal's answers read here, not left to the shell
+        raise
     from fleet_tui.ui.loading import load_app
 
     return load_app()(target, args)

@@ -1,7 +1,7 @@
 """textual-image's terminal probe (Sixel? Kitty graphics? the cell size), run in a thread while
-the app's modules load: the probe mostly waits for the terminal's answers (0.1 s for each one
-the terminal does not give), which the imports need not wait for. Textual reads the terminal
-itself once it runs, so the probe must have ended by then (`wait`).
+the app's options are checked and its modules load: the probe mostly waits for the terminal's
+answers (0.1 s for each one the terminal does not give), which the imports need not wait for.
+Textual reads the terminal itself once it runs, so the probe must have ended by then (`wait`).
 
 Keys typed while the probe reads the terminal's answers are kept (`typed_meanwhile`), for the
 app to take as typed: textual-image's own reader dropped them and left the rest of the answer
