@@ -4,6 +4,10 @@ connecting does not hold back what the person first sees."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 from textual.geometry import Size
 from textual.widgets import Input
 
@@ -27,3 +31,57 @@ async def test_the_env_is_made_after_the_tool_filter_is_drawn(mcp_alpha: ServedM
         await wait_connected(pilot)
         assert len(filter_sizes) == 1
         assert filter_sizes[0].width > 0  # laid out (and painted in the same update) already
+
+
+FIRST_FRAME_MODULES = """
+import asyncio, json, sys
+from types import SimpleNamespace
+from fleet_tui.envs.factory import make_env
+from fleet_tui.envs.targets import McpTarget
+from fleet_tui.ui import images
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.trajectory import TrajectoryReplay
+from fleet_tui.ui.widgets.task_features import TaskFeatures
+
+images.choose_backend("halfcell")
+target = McpTarget(urls=[sys.argv[1]])
+loaded = []
+
+def env_factory(target):
+    loaded.extend(sorted(m for m in sys.modules if m.startswith(("fleet_tui", "mcp."))))
+    return make_env(target)
+
+async def main():
+    app = FleetTuiApp(target, env_factory=env_factory)
+    app.extensions.append(TaskFeatures.from_args(target, SimpleNamespace(no_record=True)).install)
+    app.extensions.append(TrajectoryReplay.from_args(SimpleNamespace()).install)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not loaded:
+            await pilot.pause(0.05)
+    print(json.dumps(loaded))
+
+asyncio.run(main())
+"""
+
+
+def test_the_first_frame_of_a_plain_mcp_target_loads_neither_the_sdk_nor_panes_it_lacks(
+    mcp_alpha: ServedMcp,
+) -> None:
+    """When connecting starts (the first frame drawn, the Tasks and Trajectory features
+    installed), the mcp SDK's types, the session browser, the Tasks and State panes and a
+    transcript's pane are still to load: a plain MCP server has none of them open."""
+    run = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME_MODULES, mcp_alpha.url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    later = {
+        "mcp.types",
+        "fleet_tui.ui.screens.session_browser",
+        "fleet_tui.ui.widgets.task_panel",
+        "fleet_tui.ui.widgets.state_diff",
+        "fleet_tui.ui.widgets.trajectory_pane",
+    }
+    assert later & set(json.loads(run.stdout)) == set()

@@ -94,11 +94,9 @@ class TaskFeatures:
         """Add the panes and register the actions (`app.extension_actions`). The panes' modules
         load here, and only for the targets that have them: the app draws its first frame
         without them."""
-        from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
-
         session = app.controller
         actions = app.extension_actions
-        actions[Extension.OPEN_SESSION] = lambda: app.push_screen(SessionBrowserScreen())
+        actions[Extension.OPEN_SESSION] = lambda: _open_session(app)
         actions[Extension.EXPORT_PAGE] = lambda: export_recorded_session(app, self.recorder)
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
             from fleet_tui.ui.widgets.task_panel import TaskPanel
@@ -134,7 +132,7 @@ class TaskFeatures:
         elif isinstance(session.target, OpenEnvTarget):
             await self._install_episode_state(app)
         if self.session_to_open is not None:
-            app.push_screen(SessionBrowserScreen(self.session_to_open))
+            _open_session(app, self.session_to_open)
 
     async def _install_episode_state(self, app: TaskHost) -> None:
         """The Episode pane of an OpenEnv session: the episode's timeline over the session's
@@ -173,6 +171,13 @@ class TaskFeatures:
             return []
         self.recorder.close()
         return [f"Session recorded in {self.recorder.path}"]
+
+
+def _open_session(app: TaskHost, path: Path | None = None) -> None:
+    """The session browser (on `path`'s session, else on the recent sessions)."""
+    from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
+
+    app.push_screen(SessionBrowserScreen(path))
 
 
 def _load_adhoc(path: str | None) -> AdHocVerifier | None:
