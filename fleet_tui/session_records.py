@@ -7,9 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel
-
-from fleet_tui.envs.base import EnvInfo, ResetResult, Task, ToolResult, Verdict
+from fleet_tui.envs.base import EnvInfo, Model, ResetResult, Task, ToolResult, Verdict
 from fleet_tui.envs.catalog import PromptResult, ReadResult
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog, ServerTask
 from fleet_tui.envs.targets import Target
@@ -51,7 +49,7 @@ class Caller(StrEnum):
     PLAYBACK = "playback"
 
 
-class Agent(BaseModel):
+class Agent(Model):
     """Which agent made a call: the MCP session its client holds on the proxy (`id`, the
     `Mcp-Session-Id` the proxy gave it: two clients, two ids) and the name and version its
     client gave in `clientInfo`, as far as it gave them."""
@@ -89,7 +87,7 @@ class Unmade(StrEnum):
     """The arguments broke the tool's input schema: refused before reaching the env."""
 
 
-class CallRecord(BaseModel):
+class CallRecord(Model):
     """One call (or another step worth keeping: a reset, a verdict) and how it went."""
 
     number: int

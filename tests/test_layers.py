@@ -124,12 +124,29 @@ def test_the_app_entry_loads_no_schema_validator_or_markdown_parser() -> None:
 def test_the_app_entry_loads_neither_the_mcp_sdk_nor_panes_its_target_may_not_have() -> None:
     """What the app's first frame does not draw loads after it: the mcp SDK when connecting
     starts (in a thread), numpy when Sixel first draws, a transcript's reader and pane when one
-    is opened, the Tasks, State and session-browser panes when the target has them."""
+    is opened, the Tasks, State and session-browser panes when the target has them, a session
+    file's reader when a released result is read back or a session is played back."""
     code = (
         "import sys, fleet_tui.ui.run\n"
         "later = {'mcp.types', 'mcp.client.session', 'numpy', 'fleet_tui.session.trajectory_run',\n"
         "         'fleet_tui.ui.widgets.trajectory_pane', 'fleet_tui.ui.widgets.task_panel',\n"
-        "         'fleet_tui.ui.widgets.state_diff', 'fleet_tui.ui.screens.session_browser'}\n"
+        "         'fleet_tui.ui.widgets.state_diff', 'fleet_tui.ui.screens.session_browser',\n"
+        "         'fleet_tui.session.reader', 'fleet_tui.ui.playback'}\n"
         "print(sorted(later & set(sys.modules)))"
     )
     assert _output_of(code) == "[]"
+
+
+def test_the_app_entry_builds_no_validator_of_the_sessions_models() -> None:
+    """The models of a session (call records, session events, resources and prompts) build
+    their validators when first used, after the first frame, not when the app is imported."""
+    code = (
+        "from fleet_tui.ui import run\n"
+        "from fleet_tui.envs.catalog import Prompt, Resource\n"
+        "from fleet_tui.session.events import EVENT_ADAPTER, CallEvent, SessionStart\n"
+        "from fleet_tui.session_records import CallRecord\n"
+        "models = (Prompt, Resource, CallEvent, SessionStart, CallRecord)\n"
+        "print([m.__name__ for m in models if m.__pydantic_complete__],"
+        " EVENT_ADAPTER.pydantic_complete)"
+    )
+    assert _output_of(code) == "[] False"

@@ -49,9 +49,10 @@ Base64Bytes = Annotated[
 
 
 class Model(BaseModel):
-    """The base of the models here: each builds its validator when first used, not when this
-    module is imported (building them all took about 0.1 s of every start, before the first
-    frame, for models most runs use later or never)."""
+    """The base of the models here and of the session's (catalog, call records, session
+    events): each builds its validator when first used, not when its module is imported
+    (building them all took about 0.1 s of every start, before the first frame, for models
+    most runs use later or never)."""
 
     model_config = ConfigDict(defer_build=True)
 

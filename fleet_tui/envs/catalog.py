@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from fleet_tui.envs.base import ContentBlock, ResourceBlock
+from fleet_tui.envs.base import ContentBlock, Model, ResourceBlock
 from fleet_tui.envs.results import (
     content_block_from_mcp,
     decode_base64,
@@ -20,7 +20,7 @@ from fleet_tui.envs.results import (
 )
 
 
-class Resource(BaseModel):
+class Resource(Model):
     """One listed resource."""
 
     uri: str
@@ -33,7 +33,7 @@ class Resource(BaseModel):
     endpoint: str = ""
 
 
-class ResourceTemplate(BaseModel):
+class ResourceTemplate(Model):
     """A family of resources named by an RFC 6570 URI template (`file:///{path}`)."""
 
     uri_template: str
@@ -68,7 +68,7 @@ class ResourceTemplate(BaseModel):
         return uri
 
 
-class ReadResult(BaseModel):
+class ReadResult(Model):
     """What resources/read gave: one or more contents, text or binary, each with its URI."""
 
     uri: str
@@ -77,13 +77,13 @@ class ReadResult(BaseModel):
     latency_s: float = 0.0
 
 
-class PromptArgument(BaseModel):
+class PromptArgument(Model):
     name: str
     description: str | None = None
     required: bool = False
 
 
-class Prompt(BaseModel):
+class Prompt(Model):
     """One listed prompt and the arguments it takes (all strings)."""
 
     name: str
@@ -104,12 +104,12 @@ class Prompt(BaseModel):
         }
 
 
-class PromptMessage(BaseModel):
+class PromptMessage(Model):
     role: str
     block: ContentBlock
 
 
-class PromptResult(BaseModel):
+class PromptResult(Model):
     """What prompts/get gave: the messages a client would put in front of a model."""
 
     name: str

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, TypeAdapter, ValidationError
+from pydantic import BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from fleet_tui.envs.base import (
     AudioBlock,
     BaseToolResult,
     ContentBlock,
     EnvInfo,
+    Model,
     ResourceBlock,
     ResourceLinkBlock,
     Task,
@@ -41,7 +42,7 @@ BLOBS_FOLDER = ".blobs"
 """Suffixes of the folders beside a session file (`NAME.images`, `NAME.blocks`, `NAME.blobs`)."""
 
 
-class StoredImage(BaseModel):
+class StoredImage(Model):
     """An image block whose bytes live in a file named by their SHA-256."""
 
     type: Literal["image"] = "image"
@@ -51,7 +52,7 @@ class StoredImage(BaseModel):
     """Path of the image file, relative to the session file's folder."""
 
 
-class StoredBlob(BaseModel):
+class StoredBlob(Model):
     """A resource's binary contents, in a file named by their SHA-256."""
 
     type: Literal["stored_blob"] = "stored_blob"
@@ -64,7 +65,7 @@ class StoredBlob(BaseModel):
     size_bytes: int
 
 
-class StoredJson(BaseModel):
+class StoredJson(Model):
     """A value too big to keep inline: its JSON lives in a file named by its SHA-256."""
 
     sha256: str
@@ -103,7 +104,7 @@ class RecordedResult(BaseToolResult):
     """The structured content, when it was too big to keep inline (`structured` is then None)."""
 
 
-class _Event(BaseModel):
+class _Event(Model):
     seq: int
     """Position in the session, from 1."""
     at: str
@@ -217,7 +218,7 @@ class ReadEvent(_Event):
     error: str | None = None
 
 
-class RecordedMessage(BaseModel):
+class RecordedMessage(Model):
     role: str
     block: RecordedBlock
 
@@ -282,7 +283,10 @@ SessionEvent = Annotated[
     Field(discriminator="event"),
 ]
 
-EVENT_ADAPTER: TypeAdapter[SessionEvent] = TypeAdapter(SessionEvent)
+EVENT_ADAPTER: TypeAdapter[SessionEvent] = TypeAdapter(
+    SessionEvent, config=ConfigDict(defer_build=True)
+)
+"""Reads any event (its validator is built when it first reads one, as the models' are)."""
 
 # Re-exported so readers can rebuild full ToolResults.
 __all__ = [

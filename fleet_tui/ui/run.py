@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
@@ -15,11 +15,13 @@ from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import clean
 from fleet_tui.ui import images, terminal_probe
 from fleet_tui.ui.app import FleetTuiApp
-from fleet_tui.ui.playback import Playback
 from fleet_tui.ui.preferences import Preferences, preferences_path
 from fleet_tui.ui.server_tasks import ServerTasksWatch
 from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.task_features import TaskFeatures
+
+if TYPE_CHECKING:
+    from fleet_tui.ui.playback import Playback
 
 
 def run_app(target: Target, args: Any = None) -> int:
@@ -32,7 +34,7 @@ def run_app(target: Target, args: Any = None) -> int:
     images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
     features = TaskFeatures.from_args(target, args)
     trajectory = TrajectoryReplay.from_args(args)
-    playback = Playback.from_args(args)
+    playback = played_back(args)
     keep_note: list[str] = []
     app = FleetTuiApp(
         target,
@@ -66,6 +68,16 @@ def run_app(target: Target, args: Any = None) -> int:
     for line in keep_note:
         print(line)
     return code
+
+
+def played_back(args: Any) -> Playback | None:
+    """The recorded session to play back (`fleet-tui replay --play`), if any: its reader and
+    events load only then."""
+    if getattr(args, "play_session", None) is None:
+        return None
+    from fleet_tui.ui.playback import Playback
+
+    return Playback.from_args(args)
 
 
 def take_keys(app: FleetTuiApp, typed: str) -> None:
