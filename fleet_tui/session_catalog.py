@@ -6,12 +6,16 @@ know which envs speak MCP.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from fleet_tui.envs.base import Env, EnvError
 from fleet_tui.envs.capabilities import ServesCatalog
-from fleet_tui.envs.catalog import Prompt, Resource, ResourceTemplate
-from fleet_tui.envs.mcp_catalog import Listing, McpCatalog
-from fleet_tui.envs.server_events import ServerTask
 from fleet_tui.session_records import ConnectionState
+
+if TYPE_CHECKING:  # an MCP env's own, loaded with it (when connecting, after the first frame)
+    from fleet_tui.envs.catalog import Prompt, Resource, ResourceTemplate
+    from fleet_tui.envs.mcp_catalog import Listing, McpCatalog
+    from fleet_tui.envs.server_events import ServerTask
 
 
 class CatalogSession:

@@ -125,13 +125,15 @@ def test_the_app_entry_loads_neither_the_mcp_sdk_nor_panes_its_target_may_not_ha
     """What the app's first frame does not draw loads after it: the mcp SDK when connecting
     starts (in a thread), numpy when Sixel first draws, a transcript's reader and pane when one
     is opened, the Tasks, State and session-browser panes when the target has them, a session
-    file's reader when a released result is read back or a session is played back."""
+    file's reader when a released result is read back or a session is played back, an MCP
+    endpoint's code with the env that has one."""
     code = (
         "import sys, fleet_tui.ui.run\n"
         "later = {'mcp.types', 'mcp.client.session', 'numpy', 'fleet_tui.session.trajectory_run',\n"
         "         'fleet_tui.ui.widgets.trajectory_pane', 'fleet_tui.ui.widgets.task_panel',\n"
         "         'fleet_tui.ui.widgets.state_diff', 'fleet_tui.ui.screens.session_browser',\n"
-        "         'fleet_tui.session.reader', 'fleet_tui.ui.playback'}\n"
+        "         'fleet_tui.session.reader', 'fleet_tui.ui.playback',\n"
+        "         'fleet_tui.envs.mcp_endpoint'}\n"
         "print(sorted(later & set(sys.modules)))"
     )
     assert _output_of(code) == "[]"
