@@ -5,6 +5,7 @@ server says they changed."""
 from __future__ import annotations
 
 import asyncio
+from functools import cached_property
 
 from textual.message import Message
 from textual.widgets import Input
@@ -49,7 +50,7 @@ class ConnectionSetup(AppPart):
 
     async def _connect(self) -> None:
         try:
-            await self._screen_drawn()
+            await self.first_frame_drawn.wait()
             tools = await self.controller.connect()
         except asyncio.CancelledError:
             self._connection_failed("Connecting was cancelled; nothing was left running.")
@@ -60,13 +61,16 @@ class ConnectionSetup(AppPart):
         self.query_one(ProgressPanel).stop()
         await self._tools_ready(tools)
 
-    async def _screen_drawn(self) -> None:
-        """Return once the screen has been laid out and painted: connecting (making the env,
-        importing the mcp SDK in a thread) would otherwise share the process with drawing the
-        app's first frame, and hold it back."""
-        drawn = asyncio.Event()
-        self.call_after_refresh(drawn.set)
-        await drawn.wait()
+    @cached_property
+    def first_frame_drawn(self) -> asyncio.Event:
+        """Set once the app's first frame is drawn: connecting (making the env, importing the
+        mcp SDK in a thread) waits for it, as it would otherwise share the process with
+        drawing that frame, and hold it back."""
+        return asyncio.Event()
+
+    def on_ready(self) -> None:
+        """Textual's Ready: the first frame is laid out and painted."""
+        self.first_frame_drawn.set()
 
     def _connection_failed(self, message: str) -> None:
         self.query_one(ProgressPanel).stop()
