@@ -176,11 +176,10 @@ def run(args: argparse.Namespace) -> int:
 
         print(USAGE.format(local_envs=", ".join(BUNDLED_ENV_KEYS)), file=sys.stderr)
         return 2
-    from fleet_tui.ui import terminal_probe
+    from fleet_tui.ui.loading import app_loading
 
-    if on_terminal():
-        terminal_probe.start()  # its answers are awaited while the options are checked
-    try:
+    # The terminal is probed, and the session's modules load, while the options are checked.
+    with app_loading(probe=on_terminal()):
         args.roots = roots_from_args(args)
         target = target_from_args(args)
         check_agent_arguments(args)
@@ -189,9 +188,5 @@ def run(args: argparse.Namespace) -> int:
 
             load_trajectory(args.trajectory)  # a transcript it cannot read: refused first
         require_terminal()
-    except BaseException:
-        terminal_probe.wait()  # the terminal's answers read here, not left to the shell
-        raise
-    from fleet_tui.ui.loading import load_app
-
-    return load_app()(target, args)
+        from fleet_tui.ui.run import run_app
+    return run_app(target, args)

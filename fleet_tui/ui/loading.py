@@ -6,15 +6,31 @@ and at every later one (a keystroke in the tool filter, say)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 
 from fleet_tui.collector import loading_modules
 from fleet_tui.ui import terminal_probe
 
 
+@contextlib.contextmanager
+def app_loading(probe: bool = True) -> Iterator[None]:
+    """While the app's modules load (and the app's options are checked, which loads the
+    session's): the terminal probed meanwhile (`probe`), the collector held off until they have
+    loaded (`collector.loading_modules`). If loading fails, the terminal's answers to the probe
+    are read first (not left for the shell)."""
+    if probe:
+        terminal_probe.start()
+    with loading_modules():
+        try:
+            yield
+        except BaseException:
+            terminal_probe.wait()
+            raise
+
+
 def load_app() -> Callable[..., int]:
     """`run_app`, once the app's modules are loaded (the terminal's probe started meanwhile)."""
-    terminal_probe.start()
-    with loading_modules():
+    with app_loading():
         from fleet_tui.ui.run import run_app
     return run_app
