@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_cli import byte_compile_fleet_tui  # noqa: E402
 from bench.bench_startup import FIRST_FRAME_MARKER, spawn_until  # noqa: E402
 from fleet_tui.envs.mcp_union import McpUnion  # noqa: E402
 
@@ -118,6 +119,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
+    byte_compile_fleet_tui()
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
     server, url = start_server(2)
     try:
