@@ -3,13 +3,16 @@ the probe has ended once `wait` returns; inside tmux it leaves the pane's title 
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import select
 import shutil
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 import uuid
 
@@ -71,14 +74,18 @@ def test_the_probe_loads_no_numpy_and_a_sixel_backend_gets_it_back():
     assert run.stdout.split("\n")[:2] == ["False False", "True True"]
 
 
-def _run_in_a_terminal(command: list[str], timeout: float = 60.0) -> tuple[bytes, int]:
-    """What `command` writes to a pseudo-terminal (which answers none of its queries), and its
-    exit status."""
+def _run_in_a_terminal(
+    command: list[str], timeout: float = 60.0, answers: dict[bytes, bytes] | None = None
+) -> tuple[bytes, int]:
+    """What `command` writes to a pseudo-terminal, and its exit status. The terminal answers
+    each query in `answers` the first time it is written, and none other."""
+    unanswered = dict(answers or {})
     pid, fd = pty.fork()
     if pid == 0:
         os.environ.pop("TMUX", None)
         os.environ["TERM"] = "xterm-256color"
         os.execvp(command[0], command)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))  # no pixel size
     written, deadline = b"", time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
@@ -90,6 +97,8 @@ def _run_in_a_terminal(command: list[str], timeout: float = 60.0) -> tuple[bytes
                 if not chunk:
                     break
                 written += chunk
+                for query in [q for q in unanswered if q in written]:
+                    os.write(fd, unanswered.pop(query))
         else:
             os.kill(pid, signal.SIGKILL)
     finally:
@@ -109,3 +118,31 @@ def test_the_terminal_is_probed_while_the_apps_options_are_checked():
     assert refused > 0, written
     assert 0 <= written.find(b"\x1b[c") < refused, written  # the Sixel query (DA1) came first
     assert code != 0
+
+
+PROBE_ONLY = """
+from fleet_tui.ui import terminal_probe
+terminal_probe.start()
+terminal_probe.wait()
+print("probed")
+"""
+DEVICE_ATTRIBUTES = b"\x1b[c"
+CELL_SIZE = b"\x1b[16t"
+KITTY_GRAPHICS = b"\x1b_G"
+
+
+def test_a_terminal_that_answers_nothing_is_asked_once():
+    """Every terminal answers the first query (device attributes) at once: one that does not
+    is asked nothing more, rather than waited for a tenth of a second a query."""
+    written, code = _run_in_a_terminal([sys.executable, "-c", PROBE_ONLY])
+    assert code == 0 and b"probed" in written, written
+    assert DEVICE_ATTRIBUTES in written
+    assert CELL_SIZE not in written and KITTY_GRAPHICS not in written, written
+
+
+def test_a_terminal_that_answers_is_asked_the_rest():
+    written, code = _run_in_a_terminal(
+        [sys.executable, "-c", PROBE_ONLY], answers={DEVICE_ATTRIBUTES: b"\x1b[?62;22c"}
+    )
+    assert code == 0 and b"probed" in written, written
+    assert KITTY_GRAPHICS in written and CELL_SIZE in written, written
