@@ -126,14 +126,16 @@ def test_the_app_entry_loads_neither_the_mcp_sdk_nor_panes_its_target_may_not_ha
     starts (in a thread), numpy when Sixel first draws, a transcript's reader and pane when one
     is opened, the Tasks, State and session-browser panes when the target has them, a session
     file's reader when a released result is read back or a session is played back, an MCP
-    endpoint's code with the env that has one."""
+    endpoint's code with the env that has one, the forms' widgets (and Textual's TextArea)
+    with the first form."""
     code = (
         "import sys, fleet_tui.ui.run\n"
         "later = {'mcp.types', 'mcp.client.session', 'numpy', 'fleet_tui.session.trajectory_run',\n"
         "         'fleet_tui.ui.widgets.trajectory_pane', 'fleet_tui.ui.widgets.task_panel',\n"
         "         'fleet_tui.ui.widgets.state_diff', 'fleet_tui.ui.screens.session_browser',\n"
         "         'fleet_tui.session.reader', 'fleet_tui.ui.playback',\n"
-        "         'fleet_tui.envs.mcp_endpoint'}\n"
+        "         'fleet_tui.envs.mcp_endpoint', 'fleet_tui.ui.widgets.tool_form',\n"
+        "         'textual.widgets._text_area'}\n"
         "print(sorted(later & set(sys.modules)))"
     )
     assert _output_of(code) == "[]"

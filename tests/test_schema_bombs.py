@@ -10,7 +10,7 @@ from textual.widgets import Static, TextArea
 
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
-from fleet_tui.ui.widgets.tool_panel import RawJsonForm
+from fleet_tui.ui.widgets.raw_json_form import RawJsonForm
 from tests.app_driver import SIZE, call, rendered_text, screen_text, wait_connected
 from tests.cli_run import fleet_tui
 

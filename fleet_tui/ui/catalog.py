@@ -20,7 +20,6 @@ from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.catalog_format import plan_prompt, plan_read
 from fleet_tui.ui.result_format import plan_message
-from fleet_tui.ui.screens.arguments_screen import ArgumentsScreen
 from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, ResourcesPane
 from fleet_tui.ui.widgets.result_view import ResultView
 
@@ -105,6 +104,8 @@ class CatalogActions(AppPart):
             if values is not None:
                 self._in_worker(self._read(template.expand(values)))
 
+        from fleet_tui.ui.screens.arguments_screen import ArgumentsScreen  # forms load here
+
         self.push_screen(
             ArgumentsScreen(
                 f"Read {template.uri_template}",
@@ -125,6 +126,8 @@ class CatalogActions(AppPart):
         def get(values: dict[str, str] | None) -> None:
             if values is not None:
                 self._in_worker(self._get_prompt(prompt.name, values))
+
+        from fleet_tui.ui.screens.arguments_screen import ArgumentsScreen  # forms load here
 
         screen = ArgumentsScreen(
             f"Prompt {prompt.name}",

@@ -24,8 +24,6 @@ from fleet_tui.envs.server_requests import (
     SampleRequest,
     SignInRequest,
 )
-from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
-from fleet_tui.ui.screens.sampling_screen import SamplingScreen
 from fleet_tui.ui.screens.sign_in_screen import SignInScreen
 
 T = TypeVar("T")
@@ -80,17 +78,24 @@ class ServerDialogs:
         return DialogAnswers(self, list(roots or []))
 
     async def ask_elicitation(self, request: ElicitRequest) -> ElicitAnswer:
+        from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen  # forms load here
+
         unanswered = ElicitAnswer("cancel")
         return await self.server_requests.ask(
             lambda: self._ask(ElicitationScreen(request), unanswered)
         )
 
     async def ask_sampling(self, request: SampleRequest) -> str | None:
+        from fleet_tui.ui.screens.sampling_screen import SamplingScreen
+
         return await self.server_requests.ask(lambda: self._ask(SamplingScreen(request), None))
 
     def _show_waiting(self, count: int) -> None:
         """Say under each open server dialog how many more requests wait."""
         waiting = f"{count:,} more server requests waiting" if count else ""
+        from fleet_tui.ui.screens.elicitation_screen import ElicitationScreen
+        from fleet_tui.ui.screens.sampling_screen import SamplingScreen
+
         for screen in self._host.screen_stack:
             if isinstance(screen, ElicitationScreen | SamplingScreen):
                 for box in screen.query(".ask-box"):

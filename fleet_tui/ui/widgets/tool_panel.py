@@ -8,27 +8,30 @@ editor instead.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Input, ProgressBar, Static, TextArea
+from textual.widgets import Button, Input, ProgressBar, Static
 
 from fleet_tui.envs.base import Tool
 from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S, parse_timeout
 from fleet_tui.envs.tool_hints import header_line
-from fleet_tui.forms import FieldError, build_form
-from fleet_tui.forms.typed_values import parse_json
-from fleet_tui.text import clean, name_line, one_line, pretty_json, visible
+from fleet_tui.forms import build_form
+from fleet_tui.forms.validation import error_line
+from fleet_tui.text import clean, name_line, one_line, visible
 from fleet_tui.ui.frame_batch import FrameBatch
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.in_place import set_content
 from fleet_tui.ui.widgets.tool_description import ToolDescription
-from fleet_tui.ui.widgets.tool_form import ToolForm, error_line
+
+if TYPE_CHECKING:  # loaded with the first form, after the app's first frame (with TextArea)
+    from fleet_tui.ui.widgets.raw_json_form import RawJsonForm
+    from fleet_tui.ui.widgets.tool_form import ToolForm
 
 TITLE_LIMIT = 60
 """The most of a tool's name the panel's title shows; a longer name is given whole at the top
@@ -38,49 +41,12 @@ Progress = tuple[float, float | None, str | None]
 """A progress report: progress, total, message."""
 
 
-class RawJsonForm(Vertical):
-    """Arguments typed as one JSON object (the fallback form)."""
-
-    DEFAULT_CSS = """
-    RawJsonForm { height: auto; }
-    RawJsonForm TextArea { height: auto; min-height: 5; max-height: 20; }
-    RawJsonForm .raw-note { color: $warning; }
-    """
-
-    def __init__(self, note: str = "") -> None:
-        super().__init__()
-        self.note = note
-
-    def compose(self) -> ComposeResult:
-        if self.note:
-            yield Static(one_line(self.note, 300), markup=False, classes="raw-note")
-        yield TextArea("{}", id="raw-arguments", show_line_numbers=False)
-
-    def load(self, arguments: dict[str, Any]) -> None:
-        self.query_one(TextArea).text = pretty_json(arguments)
-
-    def value(self) -> dict[str, Any]:
-        """The arguments; raises ValueError when the text is not a JSON object."""
-        value = parse_json(self.query_one(TextArea).text.strip() or "{}")
-        if not isinstance(value, dict):
-            raise ValueError("arguments must be a JSON object")
-        return value
-
-    def errors(self) -> list[FieldError]:
-        try:
-            self.value()
-        except ValueError as error:
-            return [FieldError((), str(error))]
-        return []
-
-    def point_at_problem(self) -> None:
-        """Focus the JSON text (the only input there is)."""
-        self.query_one(TextArea).focus()
-
-
 def build_form_widget(tool: Tool) -> ToolForm | RawJsonForm:
     """The form for a tool: ToolForm, or RawJsonForm when ToolForm cannot handle the schema
     or the schema is too complex to validate (then nothing checks the arguments here)."""
+    from fleet_tui.ui.widgets.raw_json_form import RawJsonForm
+    from fleet_tui.ui.widgets.tool_form import ToolForm
+
     try:
         form = build_form(tool.input_schema)
         if form.too_complex:
@@ -165,6 +131,8 @@ class ToolPanel(Vertical):
         try:
             await holder.mount(self.form)
         except Exception as error:  # a form that fails while mounting: fall back for this tool
+            from fleet_tui.ui.widgets.raw_json_form import RawJsonForm
+
             await holder.remove_children()
             self.form = RawJsonForm(f"No form for this schema ({error}); type JSON.")
             await holder.mount(self.form)
@@ -184,6 +152,8 @@ class ToolPanel(Vertical):
         self.release_held = release
         held = release is not None
         self.query_one("#call-button", Button).label = "Release held call" if held else "Call"
+        from fleet_tui.ui.widgets.tool_form import ToolForm
+
         if isinstance(self.form, ToolForm):
             self.form.releases_held = held
         self.app.refresh_bindings()
