@@ -4,13 +4,14 @@ makes once per size (or ahead of time in a thread)."""
 from __future__ import annotations
 
 from rich.segment import Segment
+from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.geometry import Region, Size
 from textual_image.widget import HalfcellImage
 
 from fleet_tui import image_data
 from fleet_tui.local.envs import todo_gui
-from fleet_tui.ui.widgets.halfcell_picture import HalfcellPicture
+from fleet_tui.ui.widgets.halfcell_picture import HalfcellPicture, half_cell_rows
 
 
 def screenshot():
@@ -54,3 +55,14 @@ async def test_rows_made_ahead_in_a_thread_are_the_ones_shown():
         ours.image = other
         assert ours.render_line(0) is ours._rows[3][0]  # made ahead, not again
         assert cells(ours) == drawn  # the same picture, the same cells
+
+
+def test_a_screenshot_drawn_again_reuses_its_cell_styles():
+    """The next screenshot (mostly the same colours), or the other view showing it, makes
+    no cell style it already made: the same style objects are drawn again."""
+    picture, size, base = screenshot(), Size(50, 16), Style()
+    first = half_cell_rows(picture, size, base)
+    again = half_cell_rows(screenshot(), size, base)
+    styles = {id(s.style) for row in first for s in row}
+    assert [list(row) for row in again] == [list(row) for row in first]
+    assert {id(s.style) for row in again for s in row} == styles

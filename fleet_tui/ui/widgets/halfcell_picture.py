@@ -12,6 +12,7 @@ segment per run of equal cells, and kept until the picture or the widget's size 
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 
 from PIL import Image as PILImage
@@ -25,6 +26,8 @@ from textual_image.renderable.halfcell import Image as HalfcellRenderable
 from textual_image.widget import HalfcellImage
 
 UPPER_HALF = "▀"
+
+Pixel = tuple[int, int, int]
 
 
 class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
@@ -72,9 +75,7 @@ def half_cell_rows(picture: PILImage.Image, size: Size, base: Style) -> list[Str
     rgb = picture if picture.mode == "RGB" else picture.convert("RGB")
     data = rgb.resize((width, height * 2)).tobytes()
     pixels = list(zip(data[0::3], data[1::3], data[2::3], strict=True))
-    colors: dict[tuple[int, int, int], Color] = {}
-    styles: dict[tuple[tuple[int, int, int], tuple[int, int, int]], Style] = {}
-    plain_base = not base.without_color  # the cell's colours replace all it has
+    styles: dict[tuple[Pixel, Pixel], Style] = {}
     rows = []
     for top in range(0, len(pixels), 2 * width):
         pairs = zip(pixels[top : top + width], pixels[top + width : top + 2 * width], strict=True)
@@ -82,13 +83,18 @@ def half_cell_rows(picture: PILImage.Image, size: Size, base: Style) -> list[Str
         for pair, run in itertools.groupby(pairs):
             style = styles.get(pair)
             if style is None:
-                upper, lower = (colors.get(p) or colors.setdefault(p, _color(p)) for p in pair)
-                style = Style.from_color(upper, lower)
-                style = styles[pair] = style if plain_base else base + style
-            segments.append(Segment(UPPER_HALF * sum(1 for _ in run), style))
+                style = styles[pair] = _cell_style(pair, base)
+            segments.append(Segment(UPPER_HALF * len(list(run)), style))
         rows.append(Strip(segments, width))
     return rows
 
 
-def _color(pixel: tuple[int, int, int]) -> Color:
-    return Color.from_triplet(ColorTriplet(*pixel))
+@functools.lru_cache(maxsize=8192)
+def _cell_style(pair: tuple[Pixel, Pixel], base: Style) -> Style:
+    """The style of a cell whose upper and lower pixels are `pair`, kept across pictures and
+    sizes: a screenshot's next frame, and the other view showing it, use mostly the same."""
+    upper, lower = (Color.from_triplet(ColorTriplet(*pixel)) for pixel in pair)
+    style = Style.from_color(upper, lower)
+    if base.without_color:  # a bold or dim base stays under the cell's colours
+        return base + style
+    return style  # the cell's colours replace all the base has
