@@ -8,6 +8,7 @@ import json
 import pytest
 
 from fleet_tui.controller import SessionController, Traffic
+from fleet_tui.envs import traffic
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.envs.traffic import (
     KEPT_STRING_CHARS,
@@ -137,6 +138,25 @@ async def test_a_big_message_keeps_its_structure_with_long_strings_cut_in_the_mi
     kept = arguments["text"]
     assert kept.startswith("startxx") and kept.endswith("xxend")
     assert f"…[{len(text) - KEPT_STRING_CHARS:,} characters]…" in kept
+
+
+async def test_a_big_message_is_kept_from_the_message_not_from_its_json_read_back(
+    talkative: Talkative, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read_back: list[int] = []
+
+    def loads(text: str | bytes) -> object:
+        read_back.append(len(text))
+        return json.loads(text)
+
+    monkeypatch.setattr(traffic, "json", type("Json", (), {"loads": staticmethod(loads)}))
+    text = "start" + "x" * (2 * MAX_PAYLOAD_CHARS) + "end"
+    entries = await traffic_of_one_call(talkative, text)
+    assert not [size for size in read_back if size > 2 * MAX_PAYLOAD_CHARS]  # no 128 KB parse
+    [answer] = [e for e in entries if e.kind == "response" and e.method == "tools/call"]
+    assert answer.truncated and answer.size_bytes > 2 * MAX_PAYLOAD_CHARS
+    kept = answer.message["result"]["content"][0]["text"]
+    assert kept.startswith("startxx") and kept.endswith("xxend")
 
 
 def test_a_big_message_of_many_short_strings_is_kept_as_its_start() -> None:

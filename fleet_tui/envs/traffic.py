@@ -192,7 +192,10 @@ class TrafficRecorder:
             return
         message = getattr(item, "message", item)
         text = message.model_dump_json(by_alias=True, exclude_none=True)
-        _, kept, whole = _kept(text)
+        parsed = None
+        if len(text) <= MAX_PARSED_CHARS:  # the value the JSON reads back as, not read back
+            parsed = message.model_dump(mode="json", by_alias=True, exclude_none=True)
+        kept, whole = _kept_value(text, parsed)
         request_id = getattr(message, "id", None)
         method = getattr(message, "method", None)
         latency = None
@@ -274,22 +277,28 @@ class TrafficRecorder:
 
 def _kept(text: str) -> tuple[Any, Any, bool]:
     """(the parsed JSON or None when too long or not JSON, what an entry keeps of it, whether
-    that is all of it). It keeps the JSON redacted; a longer message's JSON with its long
-    strings cut in the middle when that fits MAX_PAYLOAD_CHARS, else its first
-    MAX_PAYLOAD_CHARS characters redacted."""
+    that is all of it); see `_kept_value`."""
     raw = None
     if len(text) <= MAX_PARSED_CHARS:
         try:
             raw = json.loads(text)
         except (ValueError, RecursionError):
             raw = None
+    return raw, *_kept_value(text, raw)
+
+
+def _kept_value(text: str, raw: Any) -> tuple[Any, bool]:
+    """(what an entry keeps of JSON `text`, whether that is all of it), given `raw`, the value
+    `text` reads back as (None when it was not read). It keeps the JSON redacted; a longer
+    message's JSON with its long strings cut in the middle when that fits MAX_PAYLOAD_CHARS,
+    else its first MAX_PAYLOAD_CHARS characters redacted."""
     if raw is not None and len(text) <= MAX_PAYLOAD_CHARS:
-        return raw, redact(raw), True
+        return redact(raw), True
     if raw is not None:
         shortened = elided_strings(raw, KEPT_STRING_CHARS, within=MAX_PAYLOAD_CHARS)
         if shortened is not None and json_length(shortened) <= MAX_PAYLOAD_CHARS:
-            return raw, redact(shortened), False
-    return raw, redact(text[:MAX_PAYLOAD_CHARS]), False
+            return redact(shortened), False
+    return redact(text[:MAX_PAYLOAD_CHARS]), False
 
 
 def shown_headers(headers: tuple[tuple[str, str], ...]) -> dict[str, str]:
