@@ -191,11 +191,14 @@ class TrafficRecorder:
             self._frame(url, direction, item.text)
             return
         message = getattr(item, "message", item)
-        text = message.model_dump_json(by_alias=True, exclude_none=True)
+        # its JSON as UTF-8 (model_dump_json without decoding a megabyte reply into text)
+        data = message.__pydantic_serializer__.to_json(message, by_alias=True, exclude_none=True)
+        length = len(data) if data.isascii() else len(data.decode("utf-8", "replace"))
         parsed = None
-        if len(text) <= MAX_PARSED_CHARS:  # the value the JSON reads back as, not read back
+        if length <= MAX_PARSED_CHARS:  # the value the JSON reads back as, not read back
             parsed = message.model_dump(mode="json", by_alias=True, exclude_none=True)
-        kept, whole = _kept_value(text, parsed)
+        start = data[: MAX_PAYLOAD_CHARS * 4].decode("utf-8", "replace")[:MAX_PAYLOAD_CHARS]
+        kept, whole = _kept_value(start, length, parsed)
         request_id = getattr(message, "id", None)
         method = getattr(message, "method", None)
         latency = None
@@ -215,7 +218,7 @@ class TrafficRecorder:
             method=method or "",
             id=request_id,
             latency_s=latency,
-            size_bytes=len(text.encode("utf-8", "replace")),
+            size_bytes=len(data),
             message=kept,
             truncated=not whole,
         )
@@ -284,21 +287,22 @@ def _kept(text: str) -> tuple[Any, Any, bool]:
             raw = json.loads(text)
         except (ValueError, RecursionError):
             raw = None
-    return raw, *_kept_value(text, raw)
+    return raw, *_kept_value(text[:MAX_PAYLOAD_CHARS], len(text), raw)
 
 
-def _kept_value(text: str, raw: Any) -> tuple[Any, bool]:
-    """(what an entry keeps of JSON `text`, whether that is all of it), given `raw`, the value
-    `text` reads back as (None when it was not read). It keeps the JSON redacted; a longer
-    message's JSON with its long strings cut in the middle when that fits MAX_PAYLOAD_CHARS,
-    else its first MAX_PAYLOAD_CHARS characters redacted."""
-    if raw is not None and len(text) <= MAX_PAYLOAD_CHARS:
+def _kept_value(start: str, length: int, raw: Any) -> tuple[Any, bool]:
+    """(what an entry keeps of a JSON text `length` characters long starting with `start`,
+    whether that is all of it), given `raw`, the value the text reads back as (None when it
+    was not read). It keeps the JSON redacted; a longer message's JSON with its long strings
+    cut in the middle when that fits MAX_PAYLOAD_CHARS, else its first MAX_PAYLOAD_CHARS
+    characters redacted."""
+    if raw is not None and length <= MAX_PAYLOAD_CHARS:
         return redact(raw), True
     if raw is not None:
         shortened = elided_strings(raw, KEPT_STRING_CHARS, within=MAX_PAYLOAD_CHARS)
         if shortened is not None and json_length(shortened) <= MAX_PAYLOAD_CHARS:
             return redact(shortened), False
-    return redact(text[:MAX_PAYLOAD_CHARS]), False
+    return redact(start[:MAX_PAYLOAD_CHARS]), False
 
 
 def shown_headers(headers: tuple[tuple[str, str], ...]) -> dict[str, str]:
