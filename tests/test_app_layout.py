@@ -8,6 +8,7 @@ from pathlib import Path
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.layout import MIN_WORK
+from fleet_tui.ui.main_screen import MainScreen
 from fleet_tui.ui.preferences import Preferences
 from tests.app_driver import wait_connected
 from tests.fixtures.talkative import Talkative
@@ -90,3 +91,21 @@ async def test_ctrl_z_zooms_the_focused_side_and_back(talkative: Talkative) -> N
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert app.tool_panel.display and app.query_one("#sidebar").display
+
+
+async def test_the_app_opens_on_its_main_screen_which_fits_a_resize_under_a_dialog(
+    talkative: Talkative,
+) -> None:
+    app = FleetTuiApp(McpTarget(urls=[talkative.url]))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_connected(pilot)
+        assert app.screen_stack == [app.main] and isinstance(app.main, MainScreen)
+        await pilot.press("f1")
+        await pilot.pause()
+        await pilot.resize_terminal(200, 30)
+        await pilot.pause()
+        assert sidebar_width(app) == 80  # app.query_one queries the main screen under help
+        assert app.main.has_class("-short")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.main and sidebar_width(app) == 80

@@ -7,36 +7,34 @@ esc), and a shutdown worker that closes what fleet-tui created before the app ex
 `ui/run.py` closes whatever is still open after the app ended another way (SIGTERM,
 SIGHUP, a crash).
 
-The app is made of parts with one job each, beside it in ui/ (see `app_part.py`): connecting
-(`connection.py`), calls and their results (`calls.py`), the sidebar and history
-(`sidebar.py`) and the Resources and Prompts panes (`catalog.py`). Copy-as-command
-(`copy_command.py`), reset (`reset.py`), computer use (`computer_use.py`) and servers'
-requests (`server_dialogs.py`) are part objects reaching the app through narrow ports.
-This module keeps the layout, the status line, the session's events and the app's signals.
+The layout is the main screen's (`main_screen.py`: the status line, the sidebar's panes, its
+width and the zoom), the app's default screen. The app is made of parts with one job each,
+beside it in ui/ (see `app_part.py`): connecting (`connection.py`), calls and their results
+(`calls.py`), the sidebar and history (`sidebar.py`) and the Resources and Prompts panes
+(`catalog.py`). Copy-as-command (`copy_command.py`), reset (`reset.py`), computer use
+(`computer_use.py`) and servers' requests (`server_dialogs.py`) are part objects reaching the
+app through narrow ports. This module keeps the session's events and the app's signals.
 
-Extension points: add a sidebar pane in `compose` (the `#sidebar` TabbedContent) or at run
-time with `add_sidebar_pane`; add keys and palette entries in `keymap.py` (palette entries run
-`action_<name>` on the app); subscribe to `env_ready`, `call_finished` and `env_reset`
-(Textual signals) to follow what happens.
+Extension points: add a sidebar pane in the main screen's `compose` (the `#sidebar`
+TabbedContent) or at run time with `add_sidebar_pane`; add keys and palette entries in
+`keymap.py` (palette entries run `action_<name>` on the app); subscribe to `env_ready`,
+`call_finished` and `env_reset` (Textual signals) to follow what happens.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.app import App
 from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.widget import Widget
-from textual.widgets import Footer, Static, TabbedContent, TabPane
 from textual.worker import Worker
 
 from fleet_tui.controller import (
@@ -45,13 +43,12 @@ from fleet_tui.controller import (
     CallProgress,
     CallRecord,
     CallStatus,
-    ConnectionState,
     EnvClosed,
     Progress,
     SessionController,
     Traffic,
 )
-from fleet_tui.envs.base import EndpointState, Env, ResetResult, Tool
+from fleet_tui.envs.base import Env, ResetResult, Tool
 from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
@@ -64,30 +61,18 @@ from fleet_tui.ui.catalog import CatalogActions
 from fleet_tui.ui.clipboard import copy_beyond_the_terminal
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUse
-from fleet_tui.ui.connection import ConnectionSetup, ProgressLine
+from fleet_tui.ui.connection import ConnectionSetup
 from fleet_tui.ui.copy_command import CommandCopy
 from fleet_tui.ui.keymap import Action, Extension, bindings_for
-from fleet_tui.ui.layout import SidebarLayout
+from fleet_tui.ui.main_screen import MainScreen, ProgressLine
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.reset import EnvReset
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
-from fleet_tui.ui.widgets.banner import Banner
-from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
-from fleet_tui.ui.widgets.protocol_log import ProtocolPane
-from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
-from fleet_tui.ui.widgets.server_log import ServerLogPane
-from fleet_tui.ui.widgets.status_bar import StatusBar, status_text
 from fleet_tui.ui.widgets.tool_list import ToolList
-from fleet_tui.ui.widgets.tool_panel import ToolPanel
-
-HISTORY_EMPTY = (
-    "No calls yet. Each call, reset and verdict appears here: enter shows its result, "
-    "r runs it again, l loads its arguments into the form."
-)
 
 _TASK_OPTIONS = "the tasks need --tasks FILE or --verifier FILE"
 _AGENT_OPTION = "the agent's calls need --serve-mcp (an agent connects to the MCP it serves)"
@@ -106,7 +91,6 @@ class FleetTuiApp(
     ConnectionSetup,
     CallActions,
     SidebarActions,
-    SidebarLayout,
     CatalogActions,
     App[int],
 ):
@@ -132,8 +116,6 @@ class FleetTuiApp(
         super().__init__()
         self.preferences = preferences or Preferences()
         """What is remembered between runs (the sidebar's width); by default, for this run."""
-        self.first_timeout = timeout_s
-        """A call's time limit until the tool panel's field changes it (`--timeout`)."""
         self.server_dialogs = ServerDialogs(self)
         """What servers ask the person (elicitation, sampling, sign-in), as dialogs."""
         self.controller = SessionController(
@@ -160,9 +142,8 @@ class FleetTuiApp(
         address)."""
         self.closers: list[Callable[[], Awaitable[None]]] = []
         """Run on quit, before the env is closed (the MCP proxy stops there)."""
-        self.server_log_pane = ServerLogPane(id="server-log")
-        self.protocol_pane = ProtocolPane(lambda: self.controller.traffic, id="protocol")
-        """Kept here, not looked up per message: a server may send thousands a second."""
+        self.main = MainScreen(self.controller, self.status_notes, self.preferences, timeout_s)
+        """The screen under the dialogs: the status line, the sidebar, the form, the result."""
         self.command_copy = CommandCopy(self)
         """The form's call as a `fleet-tui call` command line (ctrl+y)."""
         self.resetter = EnvReset(self)
@@ -170,54 +151,43 @@ class FleetTuiApp(
         self.computer = ComputerUse(self)
         """The screenshot pane's clicks and keys, run as `computer` tool calls."""
 
-    # -- layout ----------------------------------------------------------------------------------
+    # -- the main screen -------------------------------------------------------------------------
 
-    def compose(self) -> ComposeResult:
-        yield StatusBar(id="status")
-        yield Banner(id="banner")
-        yield Static("", id="zoom-bar", markup=False)
-        with Horizontal(id="body"):
-            # Sidebar panes: add a TabPane here (or call add_sidebar_pane at run time). Short
-            # labels: with Resources and Prompts, six tabs fit a 36-column sidebar.
-            with TabbedContent(id="sidebar"):
-                with TabPane("Tools", id="pane-tools"):
-                    yield ToolList(id="tools")
-                with TabPane("Hist", id="pane-history"):
-                    yield Static(HISTORY_EMPTY, id="history-empty", markup=False)
-                    yield HistoryTable(id="history")
-                with TabPane("Log", id="pane-log"):
-                    yield self.server_log_pane
-                with TabPane("Proto", id="pane-protocol"):
-                    yield self.protocol_pane
-            with Vertical(id="work"):
-                yield ToolPanel(id="tool-panel", timeout_s=self.first_timeout)
-                yield ResultView(id="result")
-            yield ScreenshotPane(id="screenshot-pane")
-        yield ProgressPanel(id="progress")
-        yield Footer()
+    def get_default_screen(self) -> MainScreen:
+        return self.main
 
     async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None:
         """Add a tab to the sidebar (for panels such as tasks or state)."""
-        await self.query_one("#sidebar", TabbedContent).add_pane(TabPane(title, widget, id=pane_id))
+        await self.main.add_sidebar_pane(title, widget, pane_id)
 
     def show_sidebar_pane(self, pane_id: str) -> None:
         """Show the sidebar, on the pane `pane_id` (the caller then focuses what it wants)."""
-        sidebar = self.query_one("#sidebar", TabbedContent)
-        sidebar.display = True
-        sidebar.active = pane_id
+        self.main.show_sidebar_pane(pane_id)
+
+    def refresh_status(self) -> None:
+        self.main.refresh_status()
+
+    def notify_new_warnings(self) -> None:
+        self.main.notify_new_warnings()
+
+    def apply_sidebar_width(self) -> None:
+        self.main.sidebar_layout.apply_sidebar_width()
+
+    def action_widen_sidebar(self) -> None:
+        self.main.sidebar_layout.widen()
+
+    def action_narrow_sidebar(self) -> None:
+        self.main.sidebar_layout.narrow()
+
+    def action_toggle_zoom(self) -> None:
+        self.main.sidebar_layout.toggle_zoom()
 
     def on_mount(self) -> None:
-        self.screenshot_pane.display = False
-        self.query_one("#zoom-bar").display = False
-        self.mount_splitter()
-        self.apply_sidebar_width()
-        # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
-        self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
-        self.refresh_status()
         self.env_ready.subscribe(self, self.catalog_env_ready)
-        # Keys typed while the env connects filter the tools it will list (Textual's first
-        # focus, the first focusable widget, is the hidden banner's button: they were lost).
-        self.tool_list.focus_filter()
+
+    @on(MainScreen.Ready)
+    def _start(self) -> None:
+        """Connect once the main screen is up; extensions then add their panes and keys."""
         self.start_connect()
         for extension in self.extensions:
             self.call_later(extension, self)
@@ -297,47 +267,15 @@ class FleetTuiApp(
         super().copy_to_clipboard(text)
         self.notify(copy_beyond_the_terminal(text), title="Copied", markup=False, timeout=8)
 
-    def refresh_status(self) -> None:
-        session = self.controller
-        env = session.env
-        idle = session.state == ConnectionState.IDLE
-        endpoints = env.endpoints() if env is not None and not idle else []
-        self.query_one(StatusBar).update(
-            status_text(
-                session.target.describe(),
-                env.info if env is not None else None,
-                endpoints,
-                session.episode,
-                state=session.state,
-                connected_at=session.connected_at,
-                heartbeat=session.heartbeat_state,
-                notes=[note() for note in self.status_notes],
-                listed=Counter(tool.endpoint for tool in session.tools),
-            )
-        )
-        if session.state == ConnectionState.CONNECTED:
-            self.notify_new_warnings()
-        down = [e for e in endpoints if e.state == EndpointState.DOWN]
-        if session.state == ConnectionState.CONNECTED and down and not self.banner.shown:
-            names = "; ".join(f"{e.url}: {e.error or 'no connection'}" for e in down)
-            sessions = all(e.transport == "websocket" for e in down)
-            what = "OpenEnv session down" if sessions else "MCP endpoint down"
-            self.banner.show(f"{what}: {names}", action="reconnect", label="Reconnect")
-
-    def notify_new_warnings(self) -> None:
-        """Show each of the env's warnings once (a failed heartbeat, a tool-name clash, ...)."""
-        for warning in self.controller.new_warnings():
-            self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
-
     # -- the session's events -------------------------------------------------------------------
 
     def _session_event(self, event: SessionEvent) -> None:
         """Show what the session did (events come in the order they happen)."""
         match event:
             case Progress(line):
-                self.post_message(ProgressLine(line))  # may come from another thread
+                self.main.post_message(ProgressLine(line))  # may come from another thread
             case CallAdded(record):
-                self.query_one("#history-empty").display = False
+                self.main.query_one("#history-empty").display = False
                 self.history.add_entry(record)
                 if record.status == CallStatus.RUNNING and record.caller == Caller.YOU:
                     name = name_line(record.tool, 40)
@@ -356,9 +294,9 @@ class FleetTuiApp(
                 self.call_finished.publish(record)
                 self.refresh_status()
             case Traffic():
-                self.protocol_pane.mark_stale()
+                self.main.protocol_pane.mark_stale()
             case ServerLog():
-                self.server_log_pane.add(event)
+                self.main.server_log_pane.add(event)
             case ListChanged(kind="tools"):
                 self.run_worker(self.refresh_tools(), group="tool-refresh", exclusive=True)
             case ListChanged(kind=kind):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from functools import cached_property
 
-from textual.message import Message
 from textual.widgets import Input
 
 from fleet_tui.call_command import target_options
@@ -25,19 +24,8 @@ SIDEBAR_BESIDE_PICTURE = 100
 """From this many columns the sidebar stays beside a computer-use env's picture."""
 
 
-class ProgressLine(Message):
-    """One line of connection progress (posted from any thread)."""
-
-    def __init__(self, line: str) -> None:
-        super().__init__()
-        self.line = line
-
-
 class ConnectionSetup(AppPart):
     """Connect, reconnect and cancel connecting; lay the app out for the env's tools."""
-
-    def on_progress_line(self, message: ProgressLine) -> None:
-        self.query_one(ProgressPanel).add_line(message.line)
 
     def start_connect(self, reopen: bool = False) -> None:
         """Connect (`reopen`: reopen the connected env's connections) in a worker."""

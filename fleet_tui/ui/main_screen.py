@@ -1,0 +1,203 @@
+"""The app's main screen, under its dialogs: the status bar, the banner, the sidebar's panes,
+the work area (the form and the result), the screenshot pane, the progress panel and the
+footer. It keeps the status line, the sidebar's panes (those composed here and those added
+at run time) and, through its `SidebarLayout` part (`layout.py`), the sidebar's width and the
+zoom.
+
+It gets the session and what extensions add to the status line through its constructor; it
+never imports the App class."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from fleet_tui.controller import ConnectionState, SessionController
+from fleet_tui.envs.base import EndpointState
+from fleet_tui.text import one_line
+from fleet_tui.ui.layout import SidebarLayout
+from fleet_tui.ui.preferences import Preferences
+from fleet_tui.ui.widgets.banner import Banner
+from fleet_tui.ui.widgets.history import HistoryTable
+from fleet_tui.ui.widgets.progress_panel import ProgressPanel
+from fleet_tui.ui.widgets.protocol_log import ProtocolPane
+from fleet_tui.ui.widgets.result_view import ResultView
+from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+from fleet_tui.ui.widgets.server_log import ServerLogPane
+from fleet_tui.ui.widgets.splitter import Splitter
+from fleet_tui.ui.widgets.status_bar import StatusBar, status_text
+from fleet_tui.ui.widgets.tool_list import ToolList
+from fleet_tui.ui.widgets.tool_panel import ToolPanel
+
+HISTORY_EMPTY = (
+    "No calls yet. Each call, reset and verdict appears here: enter shows its result, "
+    "r runs it again, l loads its arguments into the form."
+)
+
+
+class ProgressLine(Message):
+    """One line of connection progress (posted from any thread)."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__()
+        self.line = line
+
+
+class MainScreen(Screen[None]):
+    """The screen the app opens on, and what is on it."""
+
+    class Ready(Message):
+        """The screen is up: what is on it can be used (the app connects then)."""
+
+    def __init__(
+        self,
+        session: SessionController,
+        status_notes: list[Callable[[], Text]],
+        preferences: Preferences,
+        first_timeout: float | None,
+    ) -> None:
+        super().__init__()
+        self._session = session
+        self._status_notes = status_notes
+        """What extensions add to the status line (the app's list, filled after this)."""
+        self._first_timeout = first_timeout
+        self.server_log_pane = ServerLogPane(id="server-log")
+        self.protocol_pane = ProtocolPane(lambda: session.traffic, id="protocol")
+        """Kept here, not looked up per message: a server may send thousands a second."""
+        self.sidebar_layout = SidebarLayout(self, preferences)
+        """The sidebar's width (remembered in `preferences`) and the zoom."""
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield Banner(id="banner")
+        yield self.sidebar_layout.zoom_bar
+        with Horizontal(id="body"):
+            # Sidebar panes: add a TabPane here (or call add_sidebar_pane at run time). Short
+            # labels: with Resources and Prompts, six tabs fit a 36-column sidebar.
+            with TabbedContent(id="sidebar"):
+                with TabPane("Tools", id="pane-tools"):
+                    yield ToolList(id="tools")
+                with TabPane("Hist", id="pane-history"):
+                    yield Static(HISTORY_EMPTY, id="history-empty", markup=False)
+                    yield HistoryTable(id="history")
+                with TabPane("Log", id="pane-log"):
+                    yield self.server_log_pane
+                with TabPane("Proto", id="pane-protocol"):
+                    yield self.protocol_pane
+            with Vertical(id="work"):
+                yield ToolPanel(id="tool-panel", timeout_s=self._first_timeout)
+                yield ResultView(id="result")
+            yield ScreenshotPane(id="screenshot-pane")
+        yield ProgressPanel(id="progress")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.screenshot_pane.display = False
+        self.sidebar_layout.zoom_bar.display = False
+        self.sidebar_layout.mount_splitter()
+        self.sidebar_layout.fit(self.app.size)
+        # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
+        self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
+        self.refresh_status()
+        # Keys typed while the env connects filter the tools it will list (Textual's first
+        # focus, the first focusable widget, is the hidden banner's button: they were lost).
+        self.tool_list.focus_filter()
+        self.post_message(self.Ready())
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.sidebar_layout.fit(event.size)
+
+    def on_splitter_dragged(self, event: Splitter.Dragged) -> None:
+        self.sidebar_layout.dragged(event)
+
+    # -- what is on it ---------------------------------------------------------------------------
+
+    @property
+    def tool_list(self) -> ToolList:
+        return self.query_one(ToolList)
+
+    @property
+    def tool_panel(self) -> ToolPanel:
+        return self.query_one(ToolPanel)
+
+    @property
+    def result_view(self) -> ResultView:
+        return self.query_one(ResultView)
+
+    @property
+    def history(self) -> HistoryTable:
+        return self.query_one(HistoryTable)
+
+    @property
+    def screenshot_pane(self) -> ScreenshotPane:
+        return self.query_one(ScreenshotPane)
+
+    @property
+    def banner(self) -> Banner:
+        return self.query_one(Banner)
+
+    @property
+    def footer(self) -> Footer:
+        return self.query_one(Footer)
+
+    @property
+    def progress(self) -> ProgressPanel:
+        return self.query_one(ProgressPanel)
+
+    def on_progress_line(self, message: ProgressLine) -> None:
+        self.progress.add_line(message.line)
+
+    # -- the sidebar's panes ---------------------------------------------------------------------
+
+    async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None:
+        """Add a tab to the sidebar (for panels such as tasks or state)."""
+        await self.query_one("#sidebar", TabbedContent).add_pane(TabPane(title, widget, id=pane_id))
+
+    def show_sidebar_pane(self, pane_id: str) -> None:
+        """Show the sidebar, on the pane `pane_id` (the caller then focuses what it wants)."""
+        sidebar = self.query_one("#sidebar", TabbedContent)
+        sidebar.display = True
+        sidebar.active = pane_id
+
+    # -- the status line -------------------------------------------------------------------------
+
+    def refresh_status(self) -> None:
+        session = self._session
+        env = session.env
+        idle = session.state == ConnectionState.IDLE
+        endpoints = env.endpoints() if env is not None and not idle else []
+        self.query_one(StatusBar).update(
+            status_text(
+                session.target.describe(),
+                env.info if env is not None else None,
+                endpoints,
+                session.episode,
+                state=session.state,
+                connected_at=session.connected_at,
+                heartbeat=session.heartbeat_state,
+                notes=[note() for note in self._status_notes],
+                listed=Counter(tool.endpoint for tool in session.tools),
+            )
+        )
+        if session.state == ConnectionState.CONNECTED:
+            self.notify_new_warnings()
+        down = [e for e in endpoints if e.state == EndpointState.DOWN]
+        if session.state == ConnectionState.CONNECTED and down and not self.banner.shown:
+            names = "; ".join(f"{e.url}: {e.error or 'no connection'}" for e in down)
+            sessions = all(e.transport == "websocket" for e in down)
+            what = "OpenEnv session down" if sessions else "MCP endpoint down"
+            self.banner.show(f"{what}: {names}", action="reconnect", label="Reconnect")
+
+    def notify_new_warnings(self) -> None:
+        """Show each of the env's warnings once (a failed heartbeat, a tool-name clash, ...)."""
+        for warning in self._session.new_warnings():
+            self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
