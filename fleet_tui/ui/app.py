@@ -9,11 +9,12 @@ SIGHUP, a crash).
 
 The layout is the main screen's (`main_screen.py`: the status line, the sidebar's panes, its
 width and the zoom), the app's default screen. The app is made of parts with one job each,
-beside it in ui/ (see `app_part.py`): connecting (`connection.py`), calls and their results
-(`calls.py`), the sidebar and history (`sidebar.py`) and the Resources and Prompts panes
-(`catalog.py`). Copy-as-command (`copy_command.py`), reset (`reset.py`), computer use
-(`computer_use.py`) and servers' requests (`server_dialogs.py`) are part objects reaching the
-app through narrow ports. This module keeps the session's events and the app's signals.
+beside it in ui/: calls and their results (`calls.py`), the sidebar and history
+(`sidebar.py`) and the Resources and Prompts panes (`catalog.py`) are mixed in (see
+`app_part.py`). Connecting (`connection.py`), copy-as-command (`copy_command.py`), reset
+(`reset.py`), computer use (`computer_use.py`) and servers' requests (`server_dialogs.py`) are
+part objects reaching the app through narrow ports. This module keeps the session's events
+and the app's signals.
 
 Extension points: add a sidebar pane in the main screen's `compose` (the `#sidebar`
 TabbedContent) or at run time with `add_sidebar_pane`; add keys and palette entries in
@@ -61,7 +62,7 @@ from fleet_tui.ui.catalog import CatalogActions
 from fleet_tui.ui.clipboard import copy_beyond_the_terminal
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUse
-from fleet_tui.ui.connection import ConnectionSetup
+from fleet_tui.ui.connection import Connection
 from fleet_tui.ui.copy_command import CommandCopy
 from fleet_tui.ui.keymap import Action, Extension, bindings_for
 from fleet_tui.ui.main_screen import MainScreen, ProgressLine
@@ -88,7 +89,6 @@ UNAVAILABLE_BECAUSE: dict[Extension, str] = {
 
 
 class FleetTuiApp(
-    ConnectionSetup,
     CallActions,
     SidebarActions,
     CatalogActions,
@@ -144,6 +144,8 @@ class FleetTuiApp(
         """Run on quit, before the env is closed (the MCP proxy stops there)."""
         self.main = MainScreen(self.controller, self.status_notes, self.preferences, timeout_s)
         """The screen under the dialogs: the status line, the sidebar, the form, the result."""
+        self.connection = Connection(self, self.main)
+        """Connecting and reconnecting, and listing the tools again."""
         self.command_copy = CommandCopy(self)
         """The form's call as a `fleet-tui call` command line (ctrl+y)."""
         self.resetter = EnvReset(self)
@@ -167,12 +169,6 @@ class FleetTuiApp(
     def refresh_status(self) -> None:
         self.main.refresh_status()
 
-    def notify_new_warnings(self) -> None:
-        self.main.notify_new_warnings()
-
-    def apply_sidebar_width(self) -> None:
-        self.main.sidebar_layout.apply_sidebar_width()
-
     def action_widen_sidebar(self) -> None:
         self.main.sidebar_layout.widen()
 
@@ -185,10 +181,14 @@ class FleetTuiApp(
     def on_mount(self) -> None:
         self.env_ready.subscribe(self, self.catalog_env_ready)
 
+    def on_ready(self) -> None:
+        """Textual's Ready: the first frame is painted, so connecting may do its heavy work."""
+        self.connection.first_frame_drawn.set()
+
     @on(MainScreen.Ready)
     def _start(self) -> None:
         """Connect once the main screen is up; extensions then add their panes and keys."""
-        self.start_connect()
+        self.connection.start()
         for extension in self.extensions:
             self.call_later(extension, self)
         self.call_later(self.refresh_bindings)  # the footer shows the keys extensions added
@@ -244,6 +244,23 @@ class FleetTuiApp(
         """Reset the env in a worker (the Tasks pane and the Trajectory pane reset too)."""
         self.resetter.start(seed, options)
 
+    def start_connect(self, reopen: bool = False) -> None:
+        """Connect (`reopen`: reopen the connected env's connections) in a worker (the Tasks
+        pane connects to the env a task starts)."""
+        self.connection.start(reopen)
+
+    def action_reconnect(self) -> None:
+        if self.shutting_down:
+            return
+        self.workers.cancel_group(self, "call")
+        self.connection.start(reopen=True)
+
+    def on_progress_panel_cancelled(self) -> None:
+        self.workers.cancel_group(self, "connection")
+
+    def action_show_endpoints(self) -> None:
+        self.connection.show_endpoints()
+
     # -- status ----------------------------------------------------------------------------------
 
     def notify(
@@ -298,7 +315,9 @@ class FleetTuiApp(
             case ServerLog():
                 self.main.server_log_pane.add(event)
             case ListChanged(kind="tools"):
-                self.run_worker(self.refresh_tools(), group="tool-refresh", exclusive=True)
+                self.run_worker(
+                    self.connection.refresh_tools(), group="tool-refresh", exclusive=True
+                )
             case ListChanged(kind=kind):
                 self.list_catalog_again(kind)
             case ResourceUpdated():
@@ -306,7 +325,7 @@ class FleetTuiApp(
             case EnvClosed(info, failure):
                 if failure is not None:
                     self.notify(f"Closing failed: {failure}", severity="error", markup=False)
-                self.remember_kept(info)
+                self.connection.remember_kept(info)
 
     # -- tools and the form ----------------------------------------------------------------------
 

@@ -1,110 +1,156 @@
-"""Connecting the app to its target: the connection worker, its progress, setting up the tool
-list (or the computer-use layout) once the env's tools are known, and listing them again when a
-server says they changed."""
+"""Connecting the app to its target: the connection worker, its progress, showing the env's
+tools once they are known (the main screen lays itself out for them), and listing them again
+when a server says they changed.
+
+A part of the app with a narrow port: `Connection` reaches the app only through
+`ConnectionHost` and the screen it shows on through `ConnectionScreen`."""
 
 from __future__ import annotations
 
 import asyncio
-from functools import cached_property
+from typing import Any, Protocol
 
-from textual.widgets import Input
+from textual.screen import Screen
+from textual.signal import Signal
 
 from fleet_tui.call_command import target_options
-from fleet_tui.controller import ConnectionState
+from fleet_tui.controller import CallRecord, ConnectionState, SessionController
 from fleet_tui.envs.base import EnvInfo, Tool
 from fleet_tui.envs.targets import LocalTarget
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import describe_error
-from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.screens.endpoints import EndpointsScreen
+from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
-from fleet_tui.ui.widgets.tool_panel import form_arguments
-
-SIDEBAR_BESIDE_PICTURE = 100
-"""From this many columns the sidebar stays beside a computer-use env's picture."""
+from fleet_tui.ui.widgets.tool_list import ToolList
+from fleet_tui.ui.widgets.tool_panel import ToolPanel, form_arguments
 
 
-class ConnectionSetup(AppPart):
-    """Connect, reconnect and cancel connecting; lay the app out for the env's tools."""
+class ConnectionHost(AppServices, Protocol):
+    """What connecting needs of the app: the session, the first things shown once connected
+    (a tool's form, a screenshot call, the reset's observation), the footer's keys and the
+    signal extensions follow."""
 
-    def start_connect(self, reopen: bool = False) -> None:
+    controller: SessionController
+    env_ready: Signal[list[Tool]]
+    keep_note: list[str]
+
+    def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
+
+    def refresh_bindings(self) -> None: ...
+
+    def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None: ...
+
+    async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None: ...
+
+    async def show_result(self, entry: CallRecord) -> None: ...
+
+
+class ConnectionScreen(Protocol):
+    """What connecting needs of the screen it shows on."""
+
+    @property
+    def tool_list(self) -> ToolList: ...
+
+    @property
+    def tool_panel(self) -> ToolPanel: ...
+
+    @property
+    def banner(self) -> Banner: ...
+
+    @property
+    def progress(self) -> ProgressPanel: ...
+
+    def refresh_status(self) -> None: ...
+
+    def notify_new_warnings(self) -> None: ...
+
+    def lay_out_for(self, computer_use: bool) -> None: ...
+
+    def focus_after_connecting(self, tools: list[Tool], computer_use: bool) -> None: ...
+
+
+class Connection:
+    """Connect, reconnect and list the tools again."""
+
+    def __init__(self, host: ConnectionHost, screen: ConnectionScreen) -> None:
+        self._host = host
+        self._screen = screen
+        self.first_frame_drawn = asyncio.Event()
+        """Set once the app's first frame is drawn (Textual's Ready): connecting (making the
+        env, importing the mcp SDK) waits for it, as it would otherwise share the process with
+        drawing that frame, and hold it back."""
+
+    def start(self, reopen: bool = False) -> None:
         """Connect (`reopen`: reopen the connected env's connections) in a worker."""
-        self.controller.start_connecting(reopen)
-        self.banner.hide()
-        reopening = self.controller.state == ConnectionState.RECONNECTING
+        session = self._host.controller
+        session.start_connecting(reopen)
+        self._screen.banner.hide()
+        reopening = session.state == ConnectionState.RECONNECTING
         verb = "Reconnecting to" if reopening else "Connecting to"
-        self.query_one(ProgressPanel).start(f"{verb} {self.controller.target.describe()}")
-        self.run_worker(self._connect(), group="connection", exclusive=True, exit_on_error=False)
+        self._screen.progress.start(f"{verb} {session.target.describe()}")
+        self._host.run_worker(
+            self._connect(), group="connection", exclusive=True, exit_on_error=False
+        )
 
     async def _connect(self) -> None:
         try:
             await self.first_frame_drawn.wait()
-            tools = await self.controller.connect()
+            tools = await self._host.controller.connect()
         except asyncio.CancelledError:
-            self._connection_failed("Connecting was cancelled; nothing was left running.")
+            self._failed("Connecting was cancelled; nothing was left running.")
             raise
         except Exception as error:
-            self._connection_failed(f"Could not connect: {describe_error(error)}")
+            self._failed(f"Could not connect: {describe_error(error)}")
             return
-        self.query_one(ProgressPanel).stop()
+        self._screen.progress.stop()
         await self._tools_ready(tools)
 
-    @cached_property
-    def first_frame_drawn(self) -> asyncio.Event:
-        """Set once the app's first frame is drawn: connecting (making the env, importing the
-        mcp SDK in a thread) waits for it, as it would otherwise share the process with
-        drawing that frame, and hold it back."""
-        return asyncio.Event()
-
-    def on_ready(self) -> None:
-        """Textual's Ready: the first frame is laid out and painted."""
-        self.first_frame_drawn.set()
-
-    def _connection_failed(self, message: str) -> None:
-        self.query_one(ProgressPanel).stop()
-        self.banner.show(message, action="reconnect", label="Connect again")
-        self.refresh_status()
+    def _failed(self, message: str) -> None:
+        self._screen.progress.stop()
+        self._screen.banner.show(message, action="reconnect", label="Connect again")
+        self._screen.refresh_status()
 
     async def _tools_ready(self, tools: list[Tool]) -> None:
-        computer_use = self.controller.computer_use
-        self.tool_list.set_tools(tools)
-        self.notify_new_warnings()
-        self.screenshot_pane.display = computer_use
-        self.query_one("#body").set_class(computer_use, "-computer")
-        self.query_one("#sidebar").display = self._sidebar_fits(computer_use)
-        self.apply_sidebar_width()
-        self.refresh_status()
+        host, screen = self._host, self._screen
+        computer_use = host.controller.computer_use
+        screen.tool_list.set_tools(tools)
+        screen.notify_new_warnings()
+        screen.lay_out_for(computer_use)
+        screen.refresh_status()
         if computer_use:
-            await self.show_tool(COMPUTER_TOOL, {"action": "screenshot"})
-            self.start_call(COMPUTER_TOOL, {"action": "screenshot"})
-        elif self.tool_list.shown and self.tool_panel.tool is None:
-            await self.show_tool(self.tool_list.shown[0].name)  # the best match of what was typed
-        opening = self.controller.episode.opening
+            await host.show_tool(COMPUTER_TOOL, {"action": "screenshot"})
+            host.start_call(COMPUTER_TOOL, {"action": "screenshot"})
+        elif screen.tool_list.shown and screen.tool_panel.tool is None:
+            await host.show_tool(screen.tool_list.shown[0].name)  # the best match of what was typed
+        opening = host.controller.episode.opening
         if opening is not None and not computer_use:  # what the env showed when it reset
-            await self.show_result(opening)
-        self._focus_after_connecting(tools, computer_use)
-        self.refresh_bindings()  # the footer's keys follow the target (a task may switch it)
-        self.env_ready.publish(tools)
+            await host.show_result(opening)
+        screen.focus_after_connecting(tools, computer_use)
+        host.refresh_bindings()  # the footer's keys follow the target (a task may switch it)
+        host.env_ready.publish(tools)
 
     async def refresh_tools(self) -> None:
         """List the tools again (a server said they changed). The open form stays as it is,
         with what was typed in it, unless its tool's schema changed (then it is rebuilt and
         refilled) or the tool is gone (then it says so)."""
+        session = self._host.controller
         try:
-            tools = await self.controller.refresh_tools()
+            tools = await session.refresh_tools()
         except Exception as error:
-            self.notify(
+            self._host.notify(
                 f"Could not list the tools again: {describe_error(error)}",
                 severity="warning",
                 markup=False,
             )
             return
-        self.tool_list.set_tools(tools, keep_highlight=True)
-        self.notify_new_warnings()
-        panel = self.tool_panel
+        self._screen.tool_list.set_tools(tools, keep_highlight=True)
+        self._screen.notify_new_warnings()
+        panel = self._screen.tool_panel
         if panel.tool is None:
             return
-        fresh = self.controller.tool_named(panel.tool.name)
+        fresh = session.tool_named(panel.tool.name)
         if fresh is None:
             panel.mark_gone()
         elif fresh.input_schema != panel.tool.input_schema:
@@ -116,53 +162,25 @@ class ConnectionSetup(AppPart):
         else:
             panel.tool = fresh
 
-    def _sidebar_fits(self, computer_use: bool) -> bool:
-        """A computer-use env's picture takes the room of the sidebar when the terminal is
-        narrow (under SIDEBAR_BESIDE_PICTURE columns), unless something was typed in its tool
-        filter while connecting (that text stays in sight)."""
-        if not computer_use or self.size.width >= SIDEBAR_BESIDE_PICTURE:
-            return True
-        return bool(self.tool_list.query_one("#tool-filter", Input).value)
-
-    def _focus_after_connecting(self, tools: list[Tool], computer_use: bool) -> None:
-        """Leave the focus where the person put it while connecting (keys typed meanwhile went
-        to the filter); the only tool's form takes it if nothing was typed, as there is nothing
-        to pick. When a computer-use env's picture hides the filter, the picture takes it."""
-        filter_box = self.tool_list.query_one("#tool-filter", Input)
-        if computer_use:
-            if self.focused not in self.screen.focus_chain:
-                self.screenshot_pane.focus()
-        elif len(tools) == 1 and filter_box.has_focus and not filter_box.value:
-            self.call_after_refresh(self.tool_panel.focus_form)
-        elif self.focused not in self.screen.focus_chain:  # none, or hidden meanwhile
-            self.tool_list.focus_filter()
-
     def remember_kept(self, info: EnvInfo) -> None:
         """Fill `keep_note` with how to attach again to an instance kept running (--keep)."""
         if not (info.keep and info.instance_id):
             return
-        target = self.controller.target
-        self.keep_note[:] = [f"Instance {info.instance_id} is still running (--keep)."]
+        target = self._host.controller.target
+        note = self._host.keep_note
+        note[:] = [f"Instance {info.instance_id} is still running (--keep)."]
         if isinstance(target, LocalTarget):
-            self.keep_note.append(
+            note.append(
                 "The embedded local host stops with fleet-tui, and the instance with it: for "
                 "instances that outlive the app, run `fleet-tui local serve` and use --base-url "
                 "(with FLEET_API_KEY set to the key it prints)."
             )
         else:
             command = " ".join(["fleet-tui", *target_options(target, info.instance_id)])
-            self.keep_note.append(f"Attach again with: {command}")
+            note.append(f"Attach again with: {command}")
 
-    def action_show_endpoints(self) -> None:
-        env = self.controller.env
-        endpoints = env.endpoints() if env is not None else []
-        self.push_screen(EndpointsScreen(endpoints, self.controller))
-
-    def action_reconnect(self) -> None:
-        if self.shutting_down:
-            return
-        self.workers.cancel_group(self, "call")
-        self.start_connect(reopen=True)
-
-    def on_progress_panel_cancelled(self) -> None:
-        self.workers.cancel_group(self, "connection")
+    def show_endpoints(self) -> None:
+        """The endpoints' info view (ctrl+e)."""
+        session = self._host.controller
+        endpoints = session.env.endpoints() if session.env is not None else []
+        self._host.push_screen(EndpointsScreen(endpoints, session))

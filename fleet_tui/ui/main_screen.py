@@ -19,10 +19,10 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from fleet_tui.controller import ConnectionState, SessionController
-from fleet_tui.envs.base import EndpointState
+from fleet_tui.envs.base import EndpointState, Tool
 from fleet_tui.text import one_line
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
@@ -38,6 +38,8 @@ from fleet_tui.ui.widgets.status_bar import StatusBar, status_text
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
+SIDEBAR_BESIDE_PICTURE = 100
+"""From this many columns the sidebar stays beside a computer-use env's picture."""
 HISTORY_EMPTY = (
     "No calls yet. Each call, reset and verdict appears here: enter shows its result, "
     "r runs it again, l loads its arguments into the form."
@@ -155,6 +157,37 @@ class MainScreen(Screen[None]):
 
     def on_progress_line(self, message: ProgressLine) -> None:
         self.progress.add_line(message.line)
+
+    # -- laid out for the env's tools -----------------------------------------------------------
+
+    def lay_out_for(self, computer_use: bool) -> None:
+        """Show a computer-use env's picture beside the work area (and give it the sidebar's
+        room on a narrow terminal), or hide it."""
+        self.screenshot_pane.display = computer_use
+        self.query_one("#body").set_class(computer_use, "-computer")
+        self.query_one("#sidebar").display = self._sidebar_fits(computer_use)
+        self.sidebar_layout.apply_sidebar_width()
+
+    def _sidebar_fits(self, computer_use: bool) -> bool:
+        """A computer-use env's picture takes the room of the sidebar when the terminal is
+        narrow (under SIDEBAR_BESIDE_PICTURE columns), unless something was typed in its tool
+        filter while connecting (that text stays in sight)."""
+        if not computer_use or self.app.size.width >= SIDEBAR_BESIDE_PICTURE:
+            return True
+        return bool(self.tool_list.query_one("#tool-filter", Input).value)
+
+    def focus_after_connecting(self, tools: list[Tool], computer_use: bool) -> None:
+        """Leave the focus where the person put it while connecting (keys typed meanwhile went
+        to the filter); the only tool's form takes it if nothing was typed, as there is nothing
+        to pick. When a computer-use env's picture hides the filter, the picture takes it."""
+        filter_box = self.tool_list.query_one("#tool-filter", Input)
+        if computer_use:
+            if self.focused not in self.focus_chain:
+                self.screenshot_pane.focus()
+        elif len(tools) == 1 and filter_box.has_focus and not filter_box.value:
+            self.call_after_refresh(self.tool_panel.focus_form)
+        elif self.focused not in self.focus_chain:  # none, or hidden meanwhile
+            self.tool_list.focus_filter()
 
     # -- the sidebar's panes ---------------------------------------------------------------------
 
