@@ -9,11 +9,11 @@ SIGHUP, a crash).
 
 The layout is the main screen's (`main_screen.py`: the status line, the sidebar's panes, its
 width and the zoom), the app's default screen. The app is made of parts with one job each,
-beside it in ui/: calls and their results (`calls.py`), the sidebar and history
-(`sidebar.py`) and the Resources and Prompts panes (`catalog.py`) are mixed in (see
-`app_part.py`). Connecting (`connection.py`), copy-as-command (`copy_command.py`), reset
-(`reset.py`), computer use (`computer_use.py`) and servers' requests (`server_dialogs.py`) are
-part objects reaching the app through narrow ports. This module keeps the session's events
+beside it in ui/: calls and their results (`calls.py`) and the Resources and Prompts panes
+(`catalog.py`) are mixed in (see `app_part.py`). Connecting (`connection.py`), the sidebar's
+tabs and history (`sidebar.py`), copy-as-command (`copy_command.py`), reset (`reset.py`),
+computer use (`computer_use.py`) and servers' requests (`server_dialogs.py`) are part objects
+reaching the app through narrow ports. This module keeps the session's events
 and the app's signals.
 
 Extension points: add a sidebar pane in the main screen's `compose` (the `#sidebar`
@@ -71,8 +71,10 @@ from fleet_tui.ui.reset import EnvReset
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
+from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+from fleet_tui.ui.widgets.server_log import ServerLogPane
 from fleet_tui.ui.widgets.tool_list import ToolList
 
 _TASK_OPTIONS = "the tasks need --tasks FILE or --verifier FILE"
@@ -90,7 +92,6 @@ UNAVAILABLE_BECAUSE: dict[Extension, str] = {
 
 class FleetTuiApp(
     CallActions,
-    SidebarActions,
     CatalogActions,
     App[int],
 ):
@@ -146,6 +147,8 @@ class FleetTuiApp(
         """The screen under the dialogs: the status line, the sidebar, the form, the result."""
         self.connection = Connection(self, self.main)
         """Connecting and reconnecting, and listing the tools again."""
+        self.sidebar_actions = SidebarActions(self, self.main)
+        """The sidebar's tabs (f2-f5), hiding it, and what the history's keys ask for."""
         self.command_copy = CommandCopy(self)
         """The form's call as a `fleet-tui call` command line (ctrl+y)."""
         self.resetter = EnvReset(self)
@@ -261,6 +264,30 @@ class FleetTuiApp(
     def action_show_endpoints(self) -> None:
         self.connection.show_endpoints()
 
+    def action_show_tools(self) -> None:
+        self.sidebar_actions.show_tools()
+
+    def action_focus_filter(self) -> None:
+        self.sidebar_actions.show_tools()
+
+    def action_show_history(self) -> None:
+        self.sidebar_actions.show_history()
+
+    def action_show_log(self) -> None:
+        self.sidebar_actions.show_log()
+
+    def action_show_protocol(self) -> None:
+        self.sidebar_actions.show_protocol()
+
+    def action_toggle_sidebar(self) -> None:
+        self.sidebar_actions.toggle()
+
+    async def on_history_table_action(self, event: HistoryTable.Action) -> None:
+        await self.sidebar_actions.act_on_history(event)
+
+    def on_server_log_pane_level_chosen(self, event: ServerLogPane.LevelChosen) -> None:
+        self.sidebar_actions.ask_log_level(event.level)
+
     # -- status ----------------------------------------------------------------------------------
 
     def notify(
@@ -370,7 +397,9 @@ class FleetTuiApp(
         self.push_screen(HelpScreen(self.focused_area(), self.offers))
 
     def palette_entries(self) -> list[PaletteEntry]:
-        return palette_entries(self, self.controller.tools, self.open_tool, self.offers)
+        return palette_entries(
+            self, self.controller.tools, self.sidebar_actions.open_tool, self.offers
+        )
 
     # -- quitting --------------------------------------------------------------------------------
 

@@ -124,6 +124,10 @@ class MainScreen(Screen[None]):
     # -- what is on it ---------------------------------------------------------------------------
 
     @property
+    def sidebar(self) -> TabbedContent:
+        return self.query_one("#sidebar", TabbedContent)
+
+    @property
     def tool_list(self) -> ToolList:
         return self.query_one(ToolList)
 
@@ -165,7 +169,7 @@ class MainScreen(Screen[None]):
         room on a narrow terminal), or hide it."""
         self.screenshot_pane.display = computer_use
         self.query_one("#body").set_class(computer_use, "-computer")
-        self.query_one("#sidebar").display = self._sidebar_fits(computer_use)
+        self.sidebar.display = self._sidebar_fits(computer_use)
         self.sidebar_layout.apply_sidebar_width()
 
     def _sidebar_fits(self, computer_use: bool) -> bool:
@@ -193,11 +197,11 @@ class MainScreen(Screen[None]):
 
     async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None:
         """Add a tab to the sidebar (for panels such as tasks or state)."""
-        await self.query_one("#sidebar", TabbedContent).add_pane(TabPane(title, widget, id=pane_id))
+        await self.sidebar.add_pane(TabPane(title, widget, id=pane_id))
 
     def show_sidebar_pane(self, pane_id: str) -> None:
         """Show the sidebar, on the pane `pane_id` (the caller then focuses what it wants)."""
-        sidebar = self.query_one("#sidebar", TabbedContent)
+        sidebar = self.sidebar
         sidebar.display = True
         sidebar.active = pane_id
 
