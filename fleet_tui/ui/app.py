@@ -40,10 +40,8 @@ from textual.worker import Worker
 
 from fleet_tui.controller import (
     CallAdded,
-    Caller,
     CallProgress,
     CallRecord,
-    CallStatus,
     EnvClosed,
     Progress,
     SessionController,
@@ -56,7 +54,7 @@ from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
-from fleet_tui.text import clean, name_line, one_line
+from fleet_tui.text import clean, name_line
 from fleet_tui.ui.calls import CallActions
 from fleet_tui.ui.catalog import CatalogActions
 from fleet_tui.ui.clipboard import copy_beyond_the_terminal
@@ -72,10 +70,8 @@ from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
 from fleet_tui.ui.widgets.history import HistoryTable
-from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 from fleet_tui.ui.widgets.server_log import ServerLogPane
-from fleet_tui.ui.widgets.tool_list import ToolList
 
 _TASK_OPTIONS = "the tasks need --tasks FILE or --verifier FILE"
 _AGENT_OPTION = "the agent's calls need --serve-mcp (an agent connects to the MCP it serves)"
@@ -319,24 +315,15 @@ class FleetTuiApp(
             case Progress(line):
                 self.main.post_message(ProgressLine(line))  # may come from another thread
             case CallAdded(record):
-                self.main.query_one("#history-empty").display = False
-                self.history.add_entry(record)
-                if record.status == CallStatus.RUNNING and record.caller == Caller.YOU:
-                    name = name_line(record.tool, 40)
-                    self.tool_panel.set_state(f"calling {name}… (esc cancels)")
+                self.main.show_call_added(record)
             case CallProgress(record, progress, total, message):
-                if record.is_running:
-                    self.tool_panel.show_progress(progress, total, message)
+                self.main.show_call_progress(record, progress, total, message)
             case CallUpdated(record):
-                self.history.update_entry(record)
+                self.main.history.update_entry(record)
             case CallFinished(record):
-                self.tool_panel.hide_progress()
-                self.history.update_entry(record)
-                if record.caller == Caller.YOU:
-                    message = f": {one_line(record.message, 80)}" if record.message else ""
-                    self.tool_panel.set_state(f"{record.status}{message}")
+                self.main.show_call_finished(record)
                 self.call_finished.publish(record)
-                self.refresh_status()
+                self.main.refresh_status()
             case Traffic():
                 self.main.protocol_pane.mark_stale()
             case ServerLog():
@@ -364,12 +351,6 @@ class FleetTuiApp(
             return
         self.tool_list.highlight(name)
         await self.tool_panel.show_tool(tool, arguments)
-
-    @on(ToolList.Chosen)
-    async def _tool_chosen(self, event: ToolList.Chosen) -> None:
-        if self.tool_panel.tool is None or self.tool_panel.tool.name != event.tool.name:
-            await self.tool_panel.show_tool(event.tool)
-        self.call_after_refresh(self.tool_panel.focus_form)
 
     # -- help, palette ---------------------------------------------------------------------------
 
@@ -407,7 +388,7 @@ class FleetTuiApp(
         if self.shutting_down:
             return
         self.shutting_down = True
-        self.query_one(ProgressPanel).start("Closing what fleet-tui created…")
+        self.main.progress.start("Closing what fleet-tui created…")
         self.workers.cancel_group(self, "call")
         self.workers.cancel_group(self, "connection")
         self.run_worker(self._close_then_exit(), group="shutdown")

@@ -2,7 +2,8 @@
 the work area (the form and the result), the screenshot pane, the progress panel and the
 footer. It keeps the status line, the sidebar's panes (those composed here and those added
 at run time) and, through its `SidebarLayout` part (`layout.py`), the sidebar's width and the
-zoom.
+zoom; it shows the session's calls in the history and under the form, and lays itself out for
+the env's tools.
 
 It gets the session and what extensions add to the status line through its constructor; it
 never imports the App class."""
@@ -13,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -21,9 +22,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
-from fleet_tui.controller import ConnectionState, SessionController
+from fleet_tui.controller import Caller, CallRecord, CallStatus, ConnectionState, SessionController
 from fleet_tui.envs.base import EndpointState, Tool
-from fleet_tui.text import one_line
+from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.widgets.banner import Banner
@@ -161,6 +162,35 @@ class MainScreen(Screen[None]):
 
     def on_progress_line(self, message: ProgressLine) -> None:
         self.progress.add_line(message.line)
+
+    @on(ToolList.Chosen)
+    async def _tool_chosen(self, event: ToolList.Chosen) -> None:
+        if self.tool_panel.tool is None or self.tool_panel.tool.name != event.tool.name:
+            await self.tool_panel.show_tool(event.tool)
+        self.call_after_refresh(self.tool_panel.focus_form)
+
+    # -- the session's calls ---------------------------------------------------------------------
+
+    def show_call_added(self, record: CallRecord) -> None:
+        """A call, reset or verdict joins the history; the form says the person's call runs."""
+        self.query_one("#history-empty").display = False
+        self.history.add_entry(record)
+        if record.status == CallStatus.RUNNING and record.caller == Caller.YOU:
+            self.tool_panel.set_state(f"calling {name_line(record.tool, 40)}… (esc cancels)")
+
+    def show_call_progress(
+        self, record: CallRecord, progress: float, total: float | None, message: str | None
+    ) -> None:
+        if record.is_running:
+            self.tool_panel.show_progress(progress, total, message)
+
+    def show_call_finished(self, record: CallRecord) -> None:
+        """The history's row of `record` and, for the person's call, the form's state line."""
+        self.tool_panel.hide_progress()
+        self.history.update_entry(record)
+        if record.caller == Caller.YOU:
+            message = f": {one_line(record.message, 80)}" if record.message else ""
+            self.tool_panel.set_state(f"{record.status}{message}")
 
     # -- laid out for the env's tools -----------------------------------------------------------
 
