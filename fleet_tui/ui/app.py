@@ -69,9 +69,13 @@ from fleet_tui.ui.reset import EnvReset
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
+from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.history import HistoryTable
+from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 from fleet_tui.ui.widgets.server_log import ServerLogPane
+from fleet_tui.ui.widgets.tool_list import ToolList
+from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
 _TASK_OPTIONS = "the tasks need --tasks FILE or --verifier FILE"
 _AGENT_OPTION = "the agent's calls need --serve-mcp (an agent connects to the MCP it serves)"
@@ -167,6 +171,30 @@ class FleetTuiApp(
 
     def refresh_status(self) -> None:
         self.main.refresh_status()
+
+    @property
+    def tool_list(self) -> ToolList:
+        return self.main.tool_list
+
+    @property
+    def tool_panel(self) -> ToolPanel:
+        return self.main.tool_panel
+
+    @property
+    def result_view(self) -> ResultView:
+        return self.main.result_view
+
+    @property
+    def history(self) -> HistoryTable:
+        return self.main.history
+
+    @property
+    def screenshot_pane(self) -> ScreenshotPane:
+        return self.main.screenshot_pane
+
+    @property
+    def banner(self) -> Banner:
+        return self.main.banner
 
     def action_widen_sidebar(self) -> None:
         self.main.sidebar_layout.widen()

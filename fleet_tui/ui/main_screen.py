@@ -73,6 +73,7 @@ class MainScreen(Screen[None]):
         self._status_notes = status_notes
         """What extensions add to the status line (the app's list, filled after this)."""
         self._first_timeout = first_timeout
+        """A call's time limit until the tool panel's field changes it (`--timeout`)."""
         self.server_log_pane = ServerLogPane(id="server-log")
         self.protocol_pane = ProtocolPane(lambda: session.traffic, id="protocol")
         """Kept here, not looked up per message: a server may send thousands a second."""
