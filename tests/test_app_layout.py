@@ -8,8 +8,8 @@ from pathlib import Path
 from fleet_tui.envs.targets import McpTarget
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.layout import MIN_WORK
-from fleet_tui.ui.main_screen import MainScreen
 from fleet_tui.ui.preferences import Preferences
+from fleet_tui.ui.screens.main_screen import MainScreen
 from tests.app_driver import wait_connected
 from tests.fixtures.talkative import Talkative
 

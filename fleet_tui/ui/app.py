@@ -7,14 +7,14 @@ esc), and a shutdown worker that closes what fleet-tui created before the app ex
 `ui/run.py` closes whatever is still open after the app ended another way (SIGTERM,
 SIGHUP, a crash).
 
-The layout is the main screen's (`main_screen.py`: the status line, the sidebar's panes, its
-width and the zoom), the app's default screen. The app is made of parts with one job each,
-beside it in ui/: calls and their results (`calls.py`) and the Resources and Prompts panes
-(`catalog.py`) are mixed in (see `app_part.py`). Connecting (`connection.py`), the sidebar's
-tabs and history (`sidebar.py`), copy-as-command (`copy_command.py`), reset (`reset.py`),
-computer use (`computer_use.py`) and servers' requests (`server_dialogs.py`) are part objects
-reaching the app through narrow ports. This module keeps the session's events
-and the app's signals.
+The layout is the main screen's (`screens/main_screen.py`: the status line, the sidebar's
+panes, its width and the zoom), the app's default screen. The app is made of parts with one
+job each, beside it in ui/: calls and their results (`calls.py`) and the Resources and
+Prompts panes (`catalog.py`) are mixed in (see `app_part.py`). Connecting (`connection.py`),
+the sidebar's tabs and history (`sidebar.py`), copy-as-command (`copy_command.py`), reset
+(`reset.py`), computer use (`computer_use.py`) and servers' requests (`server_dialogs.py`) are
+part objects reaching the app through narrow ports. This module keeps the session's events,
+the app's signals, quitting, help and the palette.
 
 Extension points: add a sidebar pane in the main screen's `compose` (the `#sidebar`
 TabbedContent) or at run time with `add_sidebar_pane`; add keys and palette entries in
@@ -63,10 +63,10 @@ from fleet_tui.ui.computer_use import ComputerUse
 from fleet_tui.ui.connection import Connection
 from fleet_tui.ui.copy_command import CommandCopy
 from fleet_tui.ui.keymap import Action, Extension, bindings_for
-from fleet_tui.ui.main_screen import MainScreen, ProgressLine
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.reset import EnvReset
 from fleet_tui.ui.screens.help import HelpScreen
+from fleet_tui.ui.screens.main_screen import MainScreen, ProgressLine
 from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
 from fleet_tui.ui.widgets.banner import Banner
