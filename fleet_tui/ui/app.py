@@ -156,7 +156,7 @@ class FleetTuiApp(
         self.computer = ComputerUse(self)
         """The screenshot pane's clicks and keys, run as `computer` tool calls."""
 
-    # -- the main screen -------------------------------------------------------------------------
+    # -- the main screen: what extensions and tests use of it, handed over to it ------------------
 
     def get_default_screen(self) -> MainScreen:
         return self.main
@@ -204,6 +204,8 @@ class FleetTuiApp(
 
     def action_toggle_zoom(self) -> None:
         self.main.sidebar_layout.toggle_zoom()
+
+    # -- starting, and the parts' keys ------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.env_ready.subscribe(self, self.catalog_env_ready)
