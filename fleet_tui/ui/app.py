@@ -9,8 +9,8 @@ SIGHUP, a crash).
 
 The layout is the main screen's (`screens/main_screen.py`: the status line, the sidebar's
 panes, its width and the zoom), the app's default screen. The app is made of parts with one
-job each, beside it in ui/: calls and their results (`calls.py`) and the Resources and
-Prompts panes (`catalog.py`) are mixed in (see `app_part.py`). Connecting (`connection.py`),
+job each, beside it in ui/: the Resources and Prompts panes (`catalog.py`) are mixed in (see
+`app_part.py`). Calls and their results (`calls.py`), connecting (`connection.py`),
 the sidebar's tabs and history (`sidebar.py`), copy-as-command (`copy_command.py`), reset
 (`reset.py`), computer use (`computer_use.py`) and servers' requests (`server_dialogs.py`) are
 part objects reaching the app through narrow ports. This module keeps the session's events,
@@ -47,7 +47,7 @@ from fleet_tui.controller import (
     SessionController,
     Traffic,
 )
-from fleet_tui.envs.base import Env, ResetResult, Tool
+from fleet_tui.envs.base import Env, ResetResult, Tool, ToolResult
 from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
@@ -55,7 +55,7 @@ from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
 from fleet_tui.text import clean, name_line
-from fleet_tui.ui.calls import CallActions
+from fleet_tui.ui.calls import Calls
 from fleet_tui.ui.catalog import CatalogActions
 from fleet_tui.ui.clipboard import copy_beyond_the_terminal
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
@@ -65,6 +65,7 @@ from fleet_tui.ui.copy_command import CommandCopy
 from fleet_tui.ui.keymap import Action, Extension, bindings_for
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.reset import EnvReset
+from fleet_tui.ui.result_format import ResultPlan
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.screens.main_screen import MainScreen, ProgressLine
 from fleet_tui.ui.server_dialogs import ServerDialogs
@@ -91,7 +92,6 @@ UNAVAILABLE_BECAUSE: dict[Extension, str] = {
 
 
 class FleetTuiApp(
-    CallActions,
     CatalogActions,
     App[int],
 ):
@@ -155,6 +155,8 @@ class FleetTuiApp(
         """Resetting the env (ctrl+r): a new episode."""
         self.computer = ComputerUse(self)
         """The screenshot pane's clicks and keys, run as `computer` tool calls."""
+        self.calls = Calls(self)
+        """Calling tools (one call worker at a time) and showing results."""
 
     # -- the main screen: what extensions and tests use of it, handed over to it ------------------
 
@@ -246,6 +248,45 @@ class FleetTuiApp(
             self.notify(f"Not available here: {why}.", severity="warning")
             return
         handler()
+
+    def on_tool_panel_call_requested(self) -> None:
+        self.calls.send_form()
+
+    def action_call(self, _held: str = "") -> None:
+        """ctrl+s: call the form's tool, or release the agent's held call in the form."""
+        self.calls.send_form()
+
+    def action_cancel_call(self) -> None:
+        if self.main.progress.shown:
+            self.workers.cancel_group(self, "connection")
+        elif self.calls.running:
+            self.workers.cancel_group(self, "call")
+            self.notify("Call cancelled.")
+        elif self.screenshot_pane.typing:
+            self.screenshot_pane.typing = False
+
+    @property
+    def call_running(self) -> bool:
+        return self.calls.running
+
+    def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None:
+        """Call a tool in a worker; returns its record (None if not started, said why)."""
+        return self.calls.start(name, arguments)
+
+    async def run_call(self, record: CallRecord) -> None:
+        await self.calls.run_call(record)
+
+    async def run_queued(self) -> None:
+        await self.calls.run_queued()
+
+    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
+        await self.calls.show_call(record, result)
+
+    async def show_result(self, entry: CallRecord) -> None:
+        await self.calls.show_result(entry)
+
+    async def show_plan(self, plan: ResultPlan) -> None:
+        await self.calls.show_plan(plan)
 
     def action_copy_command(self) -> None:
         self.command_copy.copy()

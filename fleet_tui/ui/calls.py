@@ -1,89 +1,111 @@
 """Calling tools from the app: one call worker at a time (group "call", esc cancels it), the
 computer actions queued meanwhile after it, and the result shown in the result view (with a
-dialog for the page to open when the server refused the call until one is visited)."""
+dialog for the page to open when the server refused the call until one is visited).
+
+A part of the app with a narrow port: `Calls` reaches the app only through `CallsHost`."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Protocol
 
-from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.worker_manager import WorkerManager
 
-from fleet_tui.controller import CallRecord, CallStatus
+from fleet_tui.controller import CallRecord, CallStatus, SessionController
 from fleet_tui.envs.base import ToolResult
 from fleet_tui.envs.call_clock import call_limit
 from fleet_tui.envs.pages_to_visit import pages_of
 from fleet_tui.envs.tool_hints import is_destructive
 from fleet_tui.text import describe_error, name_line, one_line, visible
-from fleet_tui.ui.app_part import AppPart
+from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
 from fleet_tui.ui.screens.confirm_screen import ConfirmScreen
 from fleet_tui.ui.screens.visit_screen import VisitScreen
-from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.result_view import ResultView
+from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
 
-class CallActions(AppPart):
+class CallsHost(AppServices, Protocol):
+    """What calling tools needs of the app: the session, the form, the result view (absent
+    while the app closes), the screenshot pane, a dialog, its workers and its status line."""
+
+    controller: SessionController
+    confirmed_destructive: set[str]
+
+    @property
+    def workers(self) -> WorkerManager: ...
+
+    @property
+    def tool_panel(self) -> ToolPanel: ...
+
+    @property
+    def screenshot_pane(self) -> ScreenshotPane: ...
+
+    def query_one_optional(self, selector: type[ResultView]) -> ResultView | None: ...
+
+    def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
+
+    def refresh_status(self) -> None: ...
+
+
+class Calls:
     """Send the form's call, run calls in a worker, show their results."""
 
-    def on_tool_panel_call_requested(self) -> None:
-        self.action_call()
+    def __init__(self, host: CallsHost) -> None:
+        self._host = host
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """ctrl+s is `call` (Call), or `call('held')` (Release held call) while an agent's held
-        call is in the form: the footer shows the one it does."""
-        if action != "call":
-            return True
-        try:
-            return bool(parameters) == self.tool_panel.releases_held
-        except NoMatches:  # before the layout is up, or on another screen
-            return not parameters
-
-    def action_call(self, _held: str = "") -> None:
+    def send_form(self) -> None:
         """Call the form's tool; while an agent's held call is in the form, release that one
         with the form's arguments instead (never a second call)."""
-        panel = self.tool_panel
+        panel = self._host.tool_panel
         if panel.release_held is not None:
             panel.release_held()
             return
         if panel.tool is None:
-            self.notify("Pick a tool first.", severity="warning")
+            self._host.notify("Pick a tool first.", severity="warning")
             return
         try:
             arguments = panel.arguments()
             panel.call_timeout()
         except ValueError as error:
-            self.notify(one_line(str(error), 300), severity="error", markup=False)
+            self._host.notify(one_line(str(error), 300), severity="error", markup=False)
             return
         problems = panel.problems()
         if problems:
-            self.notify(
+            self._host.notify(
                 "Sending anyway; the arguments break the schema:\n" + "\n".join(problems[:5]),
                 severity="warning",
                 markup=False,
             )
-        self.start_call(panel.tool.name, arguments)
+        self.start(panel.tool.name, arguments)
 
     def _asks_first(self, name: str) -> bool:
         """A destructive tool's first call of the session is asked about (the agent's calls
         through the proxy never are: they are not the person's)."""
-        tool = self.controller.tool_named(name)
-        return tool is not None and is_destructive(tool) and name not in self.confirmed_destructive
+        tool = self._host.controller.tool_named(name)
+        return (
+            tool is not None
+            and is_destructive(tool)
+            and name not in self._host.confirmed_destructive
+        )
 
     @property
-    def call_running(self) -> bool:
-        return any(not w.is_finished for w in self.workers if w.group == "call")
+    def running(self) -> bool:
+        """Whether a worker of group "call" runs (a call, a reset, a replayed step)."""
+        return any(not w.is_finished for w in self._host.workers if w.group == "call")
 
-    def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None:
+    def start(self, name: str, arguments: dict[str, Any]) -> CallRecord | None:
         """Call a tool in a worker; returns its record (None if not started).
 
         Computer actions queued meanwhile (`pending_actions`) run after it in the same worker.
         """
-        if not self.controller.connected:
-            self.notify("Not connected.", severity="error")
+        if not self._host.controller.connected:
+            self._host.notify("Not connected.", severity="error")
             return None
-        if self.call_running:
-            self.notify("A call is running: esc cancels it.", severity="warning")
+        if self.running:
+            self._host.notify("A call is running: esc cancels it.", severity="warning")
             return None
         if self._asks_first(name):
             question = (
@@ -93,13 +115,13 @@ class CallActions(AppPart):
 
             def answered(yes: bool | None) -> None:
                 if yes:
-                    self.confirmed_destructive.add(name)
-                    self.start_call(name, arguments)
+                    self._host.confirmed_destructive.add(name)
+                    self.start(name, arguments)
 
-            self.push_screen(ConfirmScreen(question, "Call it"), answered)
+            self._host.push_screen(ConfirmScreen(question, "Call it"), answered)
             return None
-        record = self.controller.add_record(name, arguments)
-        self.run_worker(self._calls(record), group="call", exit_on_error=False)
+        record = self._host.controller.add_record(name, arguments)
+        self._host.run_worker(self._calls(record), group="call", exit_on_error=False)
         return record
 
     async def _calls(self, record: CallRecord) -> None:
@@ -108,32 +130,32 @@ class CallActions(AppPart):
 
     async def run_queued(self) -> None:
         """Make the computer actions queued meanwhile (the screenshot after an action)."""
-        while (queued := self.controller.next_pending()) is not None:
+        while (queued := self._host.controller.next_pending()) is not None:
             await self.run_call(queued)
 
     async def run_call(self, record: CallRecord) -> None:
         """Make the call of `record`, within the panel's time limit (the default when the
         field holds none), and show its result (and screenshot)."""
         try:
-            limit = self.tool_panel.call_timeout()
+            limit = self._host.tool_panel.call_timeout()
         except ValueError:
-            limit = self.tool_panel.first_timeout
+            limit = self._host.tool_panel.first_timeout
         with call_limit(limit):
-            result = await self.controller.call(record)
+            result = await self._host.controller.call(record)
         await self.show_call(record, result)
 
     async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
         """Show a finished call's result (or why it has none), and its screenshot."""
         if result is None:
             await self.show_plan(plan_message(record.message, is_error=True, title=_title(record)))
-            self.refresh_status()
+            self._host.refresh_status()
             return
         await self.show_result(record)
         if pages := pages_of(result):
-            self.push_screen(VisitScreen(record.tool, pages))
+            self._host.push_screen(VisitScreen(record.tool, pages))
         shots = result.images()
-        if shots and self.controller.computer_use:
-            self.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)
+        if shots and self._host.controller.computer_use:
+            self._host.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)
 
     async def show_result(self, entry: CallRecord) -> None:
         """Show an entry's result (formatted in a thread: big results do not block the UI); a
@@ -141,7 +163,9 @@ class CallActions(AppPart):
         result = entry.result
         if entry.released:
             try:
-                result = await asyncio.to_thread(self.controller.result_memory.read_back, entry)
+                result = await asyncio.to_thread(
+                    self._host.controller.result_memory.read_back, entry
+                )
             except Exception as error:  # ResultReleased, or a session file gone unreadable
                 await self.show_plan(
                     plan_message(describe_error(error), is_error=False, title=_title(entry))
@@ -158,7 +182,7 @@ class CallActions(AppPart):
             return
         try:
             plan = await asyncio.to_thread(
-                plan_result, result, self.controller.tool_named(entry.tool), _title(entry)
+                plan_result, result, self._host.controller.tool_named(entry.tool), _title(entry)
             )
         except Exception as error:  # a result we cannot format must not take the app down
             plan = plan_message(
@@ -169,7 +193,7 @@ class CallActions(AppPart):
         await self.show_plan(plan)
 
     async def show_plan(self, plan: ResultPlan) -> None:
-        view = self.query_one_optional(ResultView)
+        view = self._host.query_one_optional(ResultView)
         if view is None:  # the app is closing: its screen's widgets are being taken down
             return
         try:
@@ -182,15 +206,6 @@ class CallActions(AppPart):
                     title=plan.title,
                 )
             )
-
-    def action_cancel_call(self) -> None:
-        if self.query_one(ProgressPanel).shown:
-            self.workers.cancel_group(self, "connection")
-        elif self.call_running:
-            self.workers.cancel_group(self, "call")
-            self.notify("Call cancelled.")
-        elif self.screenshot_pane.typing:
-            self.screenshot_pane.typing = False
 
 
 def _title(entry: CallRecord) -> str:
