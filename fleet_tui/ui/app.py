@@ -9,11 +9,11 @@ SIGHUP, a crash).
 
 The layout is the main screen's (`screens/main_screen.py`: the status line, the sidebar's
 panes, its width and the zoom), the app's default screen. The app is made of parts with one
-job each, beside it in ui/: the Resources and Prompts panes (`catalog.py`) are mixed in (see
-`app_part.py`). Calls and their results (`calls.py`), connecting (`connection.py`),
-the sidebar's tabs and history (`sidebar.py`), copy-as-command (`copy_command.py`), reset
-(`reset.py`), computer use (`computer_use.py`) and servers' requests (`server_dialogs.py`) are
-part objects reaching the app through narrow ports. This module keeps the session's events,
+job each, beside it in ui/, each an object reaching the app through a narrow port: calls and
+their results (`calls.py`), the Resources and Prompts panes (`catalog.py`), connecting
+(`connection.py`), the sidebar's tabs and history (`sidebar.py`), copy-as-command
+(`copy_command.py`), reset (`reset.py`), computer use (`computer_use.py`) and servers'
+requests (`server_dialogs.py`). This module keeps the session's events,
 the app's signals, quitting, help and the palette.
 
 Extension points: add a sidebar pane in the main screen's `compose` (the `#sidebar`
@@ -33,6 +33,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.widget import Widget
@@ -56,7 +57,7 @@ from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
 from fleet_tui.text import clean, name_line
 from fleet_tui.ui.calls import Calls
-from fleet_tui.ui.catalog import CatalogActions
+from fleet_tui.ui.catalog import Catalog
 from fleet_tui.ui.clipboard import copy_beyond_the_terminal
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
 from fleet_tui.ui.computer_use import ComputerUse
@@ -65,12 +66,12 @@ from fleet_tui.ui.copy_command import CommandCopy
 from fleet_tui.ui.keymap import Action, Extension, bindings_for
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.reset import EnvReset
-from fleet_tui.ui.result_format import ResultPlan
 from fleet_tui.ui.screens.help import HelpScreen
 from fleet_tui.ui.screens.main_screen import MainScreen, ProgressLine
 from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
 from fleet_tui.ui.widgets.banner import Banner
+from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, ResourcesPane
 from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
@@ -91,10 +92,7 @@ UNAVAILABLE_BECAUSE: dict[Extension, str] = {
 """Why an extension's action is missing, by what it would need."""
 
 
-class FleetTuiApp(
-    CatalogActions,
-    App[int],
-):
+class FleetTuiApp(App[int]):
     """fleet-tui's interactive app on one target."""
 
     CSS_PATH = "app.tcss"
@@ -157,6 +155,8 @@ class FleetTuiApp(
         """The screenshot pane's clicks and keys, run as `computer` tool calls."""
         self.calls = Calls(self)
         """Calling tools (one call worker at a time) and showing results."""
+        self.catalog = Catalog(self, self.calls.show_plan)
+        """The Resources and Prompts panes (added when the env's servers list some)."""
 
     # -- the main screen: what extensions and tests use of it, handed over to it ------------------
 
@@ -210,7 +210,7 @@ class FleetTuiApp(
     # -- starting, and the parts' keys ------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self.env_ready.subscribe(self, self.catalog_env_ready)
+        self.env_ready.subscribe(self, self.catalog.env_ready)
 
     def on_ready(self) -> None:
         """Textual's Ready: the first frame is painted, so connecting may do its heavy work."""
@@ -285,8 +285,20 @@ class FleetTuiApp(
     async def show_result(self, entry: CallRecord) -> None:
         await self.calls.show_result(entry)
 
-    async def show_plan(self, plan: ResultPlan) -> None:
-        await self.calls.show_plan(plan)
+    @on(CatalogPane.Refresh)
+    @on(ResourcesPane.Read)
+    @on(ResourcesPane.ReadTemplate)
+    @on(ResourcesPane.Subscription)
+    @on(PromptsPane.Get)
+    @on(ResultView.OpenResource)
+    def _catalog_asked(self, event: Message) -> None:
+        self.catalog.asked(event)
+
+    def action_show_resources(self) -> None:
+        self.catalog.show_resources()
+
+    def action_show_prompts(self) -> None:
+        self.catalog.show_prompts()
 
     def action_copy_command(self) -> None:
         self.command_copy.copy()
@@ -404,9 +416,9 @@ class FleetTuiApp(
                     self.connection.refresh_tools(), group="tool-refresh", exclusive=True
                 )
             case ListChanged(kind=kind):
-                self.list_catalog_again(kind)
+                self.catalog.list_again(kind)
             case ResourceUpdated():
-                self.resource_updated(event)
+                self.catalog.resource_updated(event)
             case EnvClosed(info, failure):
                 if failure is not None:
                     self.notify(f"Closing failed: {failure}", severity="error", markup=False)

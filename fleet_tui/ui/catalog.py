@@ -3,41 +3,73 @@ resources (templates ask for their values, with the server's completions), getti
 through a form, subscriptions, and resource links in results; what comes back is shown in the
 result view. A server's `notifications/resources/updated` (the session's `ResourceUpdated`
 event) marks the resource in its pane and counts there how often it changed since read (a
-toast only for the first change)."""
+toast only for the first change).
+
+A part of the app with a narrow port: `Catalog` reaches the app only through `CatalogHost`,
+and shows what comes back through the callable it is given."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
+from textual.css.query import DOMQuery
+from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
+
+from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import EnvError, Tool
 from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
 from fleet_tui.envs.server_events import ResourceUpdated
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.text import describe_error, one_line
-from fleet_tui.ui.app_part import AppPart
 from fleet_tui.ui.catalog_format import plan_prompt, plan_read
-from fleet_tui.ui.result_format import plan_message
+from fleet_tui.ui.host import AppServices
+from fleet_tui.ui.result_format import ResultPlan, plan_message
 from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, ResourcesPane
 from fleet_tui.ui.widgets.result_view import ResultView
 
 PaneT = TypeVar("PaneT", bound=CatalogPane)
 
 
-class CatalogActions(AppPart):
-    """The Resources and Prompts panes and what their keys ask for (handlers go by Textual's
-    naming convention: `@on` does not work in a mixin)."""
+class CatalogHost(AppServices, Protocol):
+    """What the Resources and Prompts panes need of the app: the session, the sidebar, a
+    dialog and where files too large to show go."""
 
-    def catalog_env_ready(self, _tools: list[Tool]) -> None:
+    controller: SessionController
+    image_folder: Path | None
+
+    @property
+    def screen(self) -> Screen[object]: ...
+
+    def query(self, selector: type[PaneT]) -> DOMQuery[PaneT]: ...
+
+    def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
+
+    async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None: ...
+
+    def show_sidebar_pane(self, pane_id: str) -> None: ...
+
+
+class Catalog:
+    """The Resources and Prompts panes and what their keys ask for."""
+
+    def __init__(self, host: CatalogHost, show: Callable[[ResultPlan], Awaitable[None]]) -> None:
+        """`show` puts what was read or got into the result view."""
+        self._host = host
+        self._show = show
+
+    def env_ready(self, _tools: list[Tool]) -> None:
         """List the env's resources and prompts (their panes appear when there are some)."""
-        if self.controller.can_list_catalog:
+        if self._host.controller.can_list_catalog:
             self._in_worker(self._list_all())
 
-    def list_catalog_again(self, kind: str) -> None:
+    def list_again(self, kind: str) -> None:
         """A server said its resources or prompts changed: list them again into their pane."""
-        if self.controller.can_list_catalog:
+        if self._host.controller.can_list_catalog:
             self._in_worker(self._list_resources() if kind == "resources" else self._list_prompts())
 
     async def _list_all(self) -> None:
@@ -45,16 +77,16 @@ class CatalogActions(AppPart):
         await self._list_prompts()
 
     async def _list_resources(self) -> None:
-        resources, templates = await self.controller.list_resources()
+        resources, templates = await self._host.controller.list_resources()
         self._warn(resources.warnings + templates.warnings)
         pane = await self._pane(
             ResourcesPane, "resources", "Res", bool(resources.items or templates.items)
         )
         if pane is not None:
-            pane.show(resources.items, templates.items, self.controller.subscriptions())
+            pane.show(resources.items, templates.items, self._host.controller.subscriptions())
 
     async def _list_prompts(self) -> None:
-        prompts = await self.controller.list_prompts()
+        prompts = await self._host.controller.list_prompts()
         self._warn(prompts.warnings)
         pane = await self._pane(PromptsPane, "prompts", "Prompts", bool(prompts.items))
         if pane is not None:
@@ -63,35 +95,41 @@ class CatalogActions(AppPart):
     async def _pane(self, kind: type[PaneT], name: str, title: str, wanted: bool) -> PaneT | None:
         """The pane of `kind`, added to the sidebar (its tab labelled `title`) the first time it
         has something to show."""
-        found = list(self.query(kind))
+        found = list(self._host.query(kind))
         if found:
             return found[0]
         if not wanted:
             return None
         pane = kind(id=f"{name}-pane")
-        await self.add_sidebar_pane(title, pane, f"pane-{name}")
+        await self._host.add_sidebar_pane(title, pane, f"pane-{name}")
         return pane
 
     # -- what the panes ask for ------------------------------------------------------------------
 
-    def on_catalog_pane_refresh(self, event: CatalogPane.Refresh) -> None:
-        resources = isinstance(event.pane, ResourcesPane)
-        self._in_worker(self._list_resources() if resources else self._list_prompts())
-
-    def on_resources_pane_read(self, event: ResourcesPane.Read) -> None:
-        self._in_worker(self._read(event.uri))
-
-    def on_result_view_open_resource(self, event: ResultView.OpenResource) -> None:
-        self._in_worker(self._read(event.uri))
+    def asked(self, event: Message) -> None:
+        """Do what a pane asks (refresh, read, read a template, (un)subscribe, get a prompt),
+        or a result's resource link (read)."""
+        match event:
+            case CatalogPane.Refresh(pane=pane):
+                resources = isinstance(pane, ResourcesPane)
+                self._in_worker(self._list_resources() if resources else self._list_prompts())
+            case ResourcesPane.Read(uri=uri) | ResultView.OpenResource(uri=uri):
+                self._in_worker(self._read(uri))
+            case ResourcesPane.ReadTemplate():
+                self._ask_template(event)
+            case ResourcesPane.Subscription(uri=uri, subscribe=subscribe):
+                self._in_worker(self._subscribe(uri, subscribe))
+            case PromptsPane.Get():
+                self._ask_prompt(event)
 
     async def _read(self, uri: str) -> None:
-        result = await self.controller.read_resource(uri)
-        saved = await asyncio.to_thread(save_binary, result, self.image_folder)
-        await self.show_plan(await asyncio.to_thread(plan_read, result, saved))
-        for pane in self.query(ResourcesPane):
+        result = await self._host.controller.read_resource(uri)
+        saved = await asyncio.to_thread(save_binary, result, self._host.image_folder)
+        await self._show(await asyncio.to_thread(plan_read, result, saved))
+        for pane in self._host.query(ResourcesPane):
             pane.mark_read(uri)
 
-    def on_resources_pane_read_template(self, event: ResourcesPane.ReadTemplate) -> None:
+    def _ask_template(self, event: ResourcesPane.ReadTemplate) -> None:
         template = event.template
         names = template.variables()
         schema = {
@@ -106,7 +144,7 @@ class CatalogActions(AppPart):
 
         from fleet_tui.ui.screens.arguments_screen import ArgumentsScreen  # forms load here
 
-        self.push_screen(
+        self._host.push_screen(
             ArgumentsScreen(
                 f"Read {template.uri_template}",
                 template.description or "",
@@ -117,7 +155,7 @@ class CatalogActions(AppPart):
             read,
         )
 
-    def on_prompts_pane_get(self, event: PromptsPane.Get) -> None:
+    def _ask_prompt(self, event: PromptsPane.Get) -> None:
         prompt = event.prompt
         if not prompt.arguments:
             self._in_worker(self._get_prompt(prompt.name, {}))
@@ -136,50 +174,47 @@ class CatalogActions(AppPart):
             "Get",
             self._completer(prompt),
         )
-        self.push_screen(screen, get)
+        self._host.push_screen(screen, get)
 
     async def _get_prompt(self, name: str, arguments: dict[str, str]) -> None:
-        result = await self.controller.get_prompt(name, arguments)
-        await self.show_plan(await asyncio.to_thread(plan_prompt, result))
-
-    def on_resources_pane_subscription(self, event: ResourcesPane.Subscription) -> None:
-        self._in_worker(self._subscribe(event.uri, event.subscribe))
+        result = await self._host.controller.get_prompt(name, arguments)
+        await self._show(await asyncio.to_thread(plan_prompt, result))
 
     async def _subscribe(self, uri: str, subscribe: bool) -> None:
-        await self.controller.set_subscription(uri, subscribe)
-        for pane in self.query(ResourcesPane):
-            pane.show(pane.resources, pane.templates, self.controller.subscriptions())
+        await self._host.controller.set_subscription(uri, subscribe)
+        for pane in self._host.query(ResourcesPane):
+            pane.show(pane.resources, pane.templates, self._host.controller.subscriptions())
         verb = "Subscribed to" if subscribe else "Unsubscribed from"
-        self.notify(f"{verb} {one_line(uri, 100)}", markup=False)
+        self._host.notify(f"{verb} {one_line(uri, 100)}", markup=False)
 
     def resource_updated(self, event: ResourceUpdated) -> None:
         """Count the update on the resource's row; a toast only for its first change since
         it was read, so a server that says so every few seconds does not cover the screen."""
-        panes = list(self.query(ResourcesPane))
+        panes = list(self._host.query(ResourcesPane))
         first = not any(event.uri in pane.updated for pane in panes)
         for pane in panes:
             pane.mark_updated(event.uri)
         if first:
-            self.notify(
+            self._host.notify(
                 f"{one_line(event.uri, 100)} changed: enter in Resources reads it again",
                 markup=False,
             )
 
     # -- keys --------------------------------------------------------------------------------------
 
-    def action_show_resources(self) -> None:
+    def show_resources(self) -> None:
         self._show_pane(ResourcesPane, "pane-resources", "resources")
 
-    def action_show_prompts(self) -> None:
+    def show_prompts(self) -> None:
         self._show_pane(PromptsPane, "pane-prompts", "prompts")
 
     def _show_pane(self, kind: type[CatalogPane], pane_id: str, what: str) -> None:
-        panes = list(self.query(kind))
+        panes = list(self._host.query(kind))
         if not panes:
-            self.notify(f"This target's servers list no {what}.", severity="warning")
+            self._host.notify(f"This target's servers list no {what}.", severity="warning")
             return
-        self.show_sidebar_pane(pane_id)
-        self.screen.set_focus(panes[0].options)
+        self._host.show_sidebar_pane(pane_id)
+        self._host.screen.set_focus(panes[0].options)
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -187,7 +222,7 @@ class CatalogActions(AppPart):
         self, ref: Prompt | ResourceTemplate
     ) -> Callable[[str, str, dict[str, str]], Awaitable[list[str]]]:
         async def complete(argument: str, value: str, context: dict[str, str]) -> list[str]:
-            return await self.controller.complete(ref, argument, value, context)
+            return await self._host.controller.complete(ref, argument, value, context)
 
         return complete
 
@@ -198,17 +233,15 @@ class CatalogActions(AppPart):
             try:
                 await work
             except EnvError as error:
-                await self.show_plan(plan_message(error.message, is_error=True, title="MCP"))
+                await self._show(plan_message(error.message, is_error=True, title="MCP"))
             except Exception as error:
-                await self.show_plan(
-                    plan_message(describe_error(error), is_error=True, title="MCP")
-                )
+                await self._show(plan_message(describe_error(error), is_error=True, title="MCP"))
 
-        self.run_worker(run(), group="catalog", exit_on_error=False)
+        self._host.run_worker(run(), group="catalog", exit_on_error=False)
 
     def _warn(self, warnings: list[str]) -> None:
         for warning in warnings:
-            self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
+            self._host.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)
 
 
 def save_binary(result: ReadResult, folder: Path | None) -> dict[int, Path]:
