@@ -54,9 +54,11 @@ class AgentHost(AppServices, Protocol):
 
     def show_sidebar_pane(self, pane_id: str) -> None: ...
 
-    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None: ...
+    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
+        """Awaited, not asked by a message: the agent gets its answer once it is shown."""
 
-    async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None: ...
+    async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None:
+        """Awaited, not asked by a message: a held call is put in the form once it shows."""
 
     def refresh_status(self) -> None: ...
 

@@ -55,8 +55,8 @@ from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
-from fleet_tui.text import clean, name_line
-from fleet_tui.ui.calls import Calls
+from fleet_tui.text import clean
+from fleet_tui.ui.calls import Calls, ShowResult, ShowTool, StartCall
 from fleet_tui.ui.catalog import Catalog
 from fleet_tui.ui.clipboard import copy_beyond_the_terminal
 from fleet_tui.ui.commands import FleetCommands, PaletteEntry, palette_entries
@@ -285,6 +285,12 @@ class FleetTuiApp(App[int]):
     async def show_result(self, entry: CallRecord) -> None:
         await self.calls.show_result(entry)
 
+    @on(ShowResult)
+    @on(StartCall)
+    @on(ShowTool)
+    async def _calls_asked(self, event: Message) -> None:
+        await self.calls.asked(event)
+
     @on(CatalogPane.Refresh)
     @on(ResourcesPane.Read)
     @on(ResourcesPane.ReadTemplate)
@@ -427,13 +433,7 @@ class FleetTuiApp(App[int]):
     # -- tools and the form ----------------------------------------------------------------------
 
     async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None:
-        """Select `name` in the list and show its form (filled with `arguments`)."""
-        tool = self.controller.tool_named(name)
-        if tool is None:
-            self.notify(f"No tool named {name_line(name, 80)}", severity="error", markup=False)
-            return
-        self.tool_list.highlight(name)
-        await self.tool_panel.show_tool(tool, arguments)
+        await self.calls.show_tool(name, arguments)
 
     # -- help, palette ---------------------------------------------------------------------------
 

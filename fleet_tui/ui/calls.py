@@ -2,13 +2,18 @@
 computer actions queued meanwhile after it, and the result shown in the result view (with a
 dialog for the page to open when the server refused the call until one is visited).
 
-A part of the app with a narrow port: `Calls` reaches the app only through `CallsHost`."""
+A part of the app with a narrow port: `Calls` reaches the app only through `CallsHost`. Other
+parts and the extensions ask it by posting `ShowResult`, `StartCall` or `ShowTool` to the app,
+which hands them over (`Calls.asked`); the app's `start_call`, `run_call`, `show_call` and
+`show_tool` stay for callers that need the record, or the call made or the form shown before
+they go on."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any, Protocol
 
+from textual.message import Message
 from textual.screen import Screen
 from textual.worker_manager import WorkerManager
 
@@ -24,7 +29,34 @@ from fleet_tui.ui.screens.confirm_screen import ConfirmScreen
 from fleet_tui.ui.screens.visit_screen import VisitScreen
 from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
+
+
+class ShowResult(Message):
+    """Show `record`'s result in the result view."""
+
+    def __init__(self, record: CallRecord) -> None:
+        super().__init__()
+        self.record = record
+
+
+class StartCall(Message):
+    """Call `tool` with `arguments` in the call worker (said why not, when it cannot)."""
+
+    def __init__(self, tool: str, arguments: dict[str, Any]) -> None:
+        super().__init__()
+        self.tool = tool
+        self.arguments = arguments
+
+
+class ShowTool(Message):
+    """Select `tool` in the list and show its form, filled with `arguments`."""
+
+    def __init__(self, tool: str, arguments: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.tool = tool
+        self.arguments = arguments
 
 
 class CallsHost(AppServices, Protocol):
@@ -36,6 +68,9 @@ class CallsHost(AppServices, Protocol):
 
     @property
     def workers(self) -> WorkerManager: ...
+
+    @property
+    def tool_list(self) -> ToolList: ...
 
     @property
     def tool_panel(self) -> ToolPanel: ...
@@ -55,6 +90,27 @@ class Calls:
 
     def __init__(self, host: CallsHost) -> None:
         self._host = host
+
+    async def asked(self, event: Message) -> None:
+        """Do what a `ShowResult`, `StartCall` or `ShowTool` posted to the app asks."""
+        match event:
+            case ShowResult(record=record):
+                await self.show_result(record)
+            case StartCall(tool=tool, arguments=arguments):
+                self.start(tool, arguments)
+            case ShowTool(tool=tool, arguments=arguments):
+                await self.show_tool(tool, arguments)
+
+    async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None:
+        """Select `name` in the list and show its form (filled with `arguments`)."""
+        tool = self._host.controller.tool_named(name)
+        if tool is None:
+            self._host.notify(
+                f"No tool named {name_line(name, 80)}", severity="error", markup=False
+            )
+            return
+        self._host.tool_list.highlight(name)
+        await self._host.tool_panel.show_tool(tool, arguments)
 
     def send_form(self) -> None:
         """Call the form's tool; while an agent's held call is in the form, release that one

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from fleet_tui.controller import CallRecord, ConnectionState, SessionController
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import one_line
+from fleet_tui.ui.calls import ShowTool, StartCall
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 
@@ -27,9 +28,9 @@ class ComputerUseHost(AppServices, Protocol):
     @property
     def call_running(self) -> bool: ...
 
-    def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None: ...
-
-    async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None: ...
+    def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None:
+        """Called, not asked by a message: an action is queued when a call runs, so the
+        call must have started before the next action is looked at."""
 
 
 class ComputerUse:
@@ -53,7 +54,7 @@ class ComputerUse:
         the form."""
         host = self._host
         if not event.send:
-            await host.show_tool(COMPUTER_TOOL, event.arguments)
+            host.post_message(ShowTool(COMPUTER_TOOL, event.arguments))
             host.notify(f"Form filled: {_args_text(event.arguments)} (ctrl+s sends it)")
             return
         if host.call_running:
@@ -63,7 +64,7 @@ class ComputerUse:
 
     def take_screenshot(self) -> None:
         if self._has_computer():
-            self._host.start_call(COMPUTER_TOOL, {"action": "screenshot"})
+            self._host.post_message(StartCall(COMPUTER_TOOL, {"action": "screenshot"}))
 
     def toggle_live(self) -> None:
         pane = self._host.screenshot_pane

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.worker import Worker
 
 
 class AppServices(Protocol):
-    """Toasts, workers and deferred calls."""
+    """Toasts, workers, deferred calls and messages to the app."""
 
     def notify(
         self,
@@ -34,6 +35,8 @@ class AppServices(Protocol):
         exclusive: bool = False,
         thread: bool = False,
     ) -> Worker[Any]: ...
+
+    def post_message(self, message: Message) -> bool: ...
 
     def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool: ...
 

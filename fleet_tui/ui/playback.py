@@ -40,7 +40,8 @@ class PlaybackHost(AppServices, Protocol):
     status_notes: list[Callable[[], Text]]
     shutting_down: bool
 
-    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None: ...
+    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
+        """Awaited, not asked by a message: the next event plays once this one is shown."""
 
     def refresh_status(self) -> None: ...
 

@@ -13,20 +13,20 @@ from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import ResetResult
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import one_line
+from fleet_tui.ui.calls import ShowResult
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.screens.reset_screen import ResetAsked, ResetScreen
 
 
 class ResetHost(AppServices, Protocol):
-    """What resetting needs of the app: the session, a dialog, showing a record and running a
-    call, and the signal extensions follow."""
+    """What resetting needs of the app: the session, a dialog, running a call (the screenshot
+    after the reset, awaited: it follows the reset in the same worker), and the signal
+    extensions follow."""
 
     controller: SessionController
     env_reset: Signal[ResetResult]
 
     def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
-
-    async def show_result(self, entry: CallRecord) -> None: ...
 
     async def run_call(self, record: CallRecord) -> None: ...
 
@@ -60,7 +60,7 @@ class EnvReset:
         if outcome is None:
             host.notify(f"Reset failed: {record.message}", severity="error", markup=False)
             return
-        await host.show_result(record)
+        host.post_message(ShowResult(record))
         host.notify(
             one_line(record.message, 200),
             markup=False,

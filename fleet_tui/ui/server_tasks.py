@@ -26,6 +26,7 @@ from fleet_tui.envs.server_events import ServerTask
 from fleet_tui.envs.tool_tasks import optional_tools_as_tasks
 from fleet_tui.session_records import CallFinished, CallTaskStatus, SessionEvent
 from fleet_tui.text import one_line
+from fleet_tui.ui.calls import ShowResult
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 from fleet_tui.ui.widgets.server_tasks_pane import ServerTasksPane
@@ -42,8 +43,6 @@ class JobsHost(AppServices, Protocol):
     async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None: ...
 
     def show_sidebar_pane(self, pane_id: str) -> None: ...
-
-    async def show_result(self, entry: CallRecord) -> None: ...
 
     def action_cancel_call(self) -> None: ...
 
@@ -121,7 +120,7 @@ class ServerTasksWatch:
         if record is None:
             self.app.notify(f"Task {task.task_id} was not started by a call of this session.")
             return
-        self.app.run_worker(self.app.show_result(record), group="jobs-show")
+        self.app.post_message(ShowResult(record))
 
     def _cancel(self, record: CallRecord | None, task: ServerTask) -> None:
         if record is None or not record.is_running:

@@ -28,6 +28,7 @@ from fleet_tui.controller import (
 )
 from fleet_tui.envs.base import ResetResult, Tool
 from fleet_tui.text import name_line, one_line
+from fleet_tui.ui.calls import ShowResult
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 
@@ -56,11 +57,10 @@ class TrajectoryHost(AppServices, Protocol):
 
     def show_sidebar_pane(self, pane_id: str) -> None: ...
 
-    async def run_call(self, record: CallRecord) -> None: ...
+    async def run_call(self, record: CallRecord) -> None:
+        """Awaited, not asked by a message: the step is judged on the call's result."""
 
     async def run_queued(self) -> None: ...
-
-    async def show_result(self, entry: CallRecord) -> None: ...
 
     def start_reset(self, seed: int | None = None) -> None: ...
 
@@ -210,7 +210,7 @@ class TrajectoryReplay:
         if step.record is None:
             self.app.notify(f"Step #{step.call.seq} is {step.state}: not replayed.")
             return
-        await self.app.show_result(self.app.controller.records[step.record - 1])
+        self.app.post_message(ShowResult(self.app.controller.records[step.record - 1]))
 
     async def _steps(self, to_end: bool) -> None:
         """Make the next call (or every call left) through the controller and judge it."""

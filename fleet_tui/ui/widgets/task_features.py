@@ -56,7 +56,9 @@ class TaskHost(AppServices, Protocol):
 
     def query_one(self, selector: str) -> Widget: ...
 
-    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None: ...
+    async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
+        """A call, not a message: the timeline shows a step as its call's outcome (the
+        screenshot too), which `ShowResult` does not."""
 
 
 @dataclass
