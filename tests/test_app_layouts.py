@@ -39,6 +39,36 @@ async def test_a_small_call_does_not_lay_the_screen_out(two_servers, monkeypatch
         assert layouts.full <= SMALL_CALL_LAYOUTS
 
 
+async def test_a_small_call_repaints_no_widget_hidden_in_a_tab(two_servers, monkeypatch):
+    """The history (a sidebar tab not shown) and the result's other tabs take the call without
+    a repaint: Textual would map the whole screen again for one."""
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "echo", {"text": "first"})
+        await app.show_tool("echo", {"text": "second"})
+        await pilot.pause()
+        with counting_layouts(monkeypatch) as layouts:
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: len(app.controller.records) == 2)
+            await wait_idle(pilot)
+            await pilot.pause()
+        assert "second" in rendered_text(app)
+        assert layouts.whole_maps == 0
+
+
+async def test_a_history_row_changed_while_hidden_is_shown_when_its_tab_is(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "echo", {"text": "first"})
+        await call(pilot, "echo", {"text": "second"})  # its row added with the history hidden
+        app.show_sidebar_pane("pane-history")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert shown.count("echo") >= 2 and "ok" in shown
+
+
 async def test_a_result_changed_in_a_hidden_tab_is_whole_when_the_tab_is_shown(two_servers):
     app = FleetTuiApp(two_servers)
     async with app.run_test(size=SIZE) as pilot:

@@ -18,7 +18,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
@@ -29,6 +28,7 @@ from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.history import HistoryTable
+from fleet_tui.ui.widgets.in_place import PaintsShownWidgets
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.protocol_log import ProtocolPane
 from fleet_tui.ui.widgets.result_view import ResultView
@@ -55,8 +55,9 @@ class ProgressLine(Message):
         self.line = line
 
 
-class MainScreen(Screen[None]):
-    """The screen the app opens on, and what is on it."""
+class MainScreen(PaintsShownWidgets):
+    """The screen the app opens on, and what is on it (repaints of widgets in a tab not shown
+    are left out: see `PaintsShownWidgets`)."""
 
     class Ready(Message):
         """The screen is up: what is on it can be used (the app connects then)."""

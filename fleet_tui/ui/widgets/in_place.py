@@ -10,8 +10,11 @@ content).
 
 from __future__ import annotations
 
+from textual import messages
+from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.reactive import Reactive
+from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.visual import VisualType
 from textual.widgets import Static
@@ -28,7 +31,7 @@ def set_content(widget: Static, content: VisualType) -> None:
         widget.refresh(layout=True)
 
 
-def _is_displayed(widget: Static) -> bool:
+def _is_displayed(widget: DOMNode) -> bool:
     """Whether `widget` and its containers are all displayed. One that is not (say, in a tab
     not shown) needs no layout now: it gets one when it, or its container, is shown."""
     return all(node.display for node in widget.ancestors_with_self)
@@ -57,3 +60,18 @@ class SizedByContainer(ScrollView):
         else:
             self._scroll_update(size)
         self.refresh()
+
+
+class PaintsShownWidgets(Screen[None]):
+    """A screen that leaves out the repaints asked for by widgets in a container not displayed
+    (the history in a sidebar tab not shown, a result tab not shown). Textual takes such a
+    widget for one new on the screen and maps the whole screen again, hidden panes included,
+    at its next paint: several milliseconds per call at 120x36. Showing the container lays the
+    screen out, which paints the widget afresh."""
+
+    async def _on_update(self, message: messages.Update) -> None:
+        if _is_displayed(message.widget):
+            await super()._on_update(message)
+        else:
+            message.stop()
+            message.prevent_default()
