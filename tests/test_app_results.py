@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+
 from PIL import Image as PILImage
 
+from fleet_tui.ui import calls
 from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.result_format import plan_result
 from fleet_tui.ui.widgets.json_tree import JsonTree
 from fleet_tui.ui.widgets.result_view import JsonBlock
 from tests.app_driver import SIZE, call, rendered_text, wait_connected, wait_for
@@ -69,3 +73,25 @@ async def test_one_megabyte_result_shows_in_a_pager(two_servers):
         assert entry.result.size_bytes >= 1024 * 1024 or len(entry.result.text()) >= 1024 * 1024
         await pilot.press("f3")
         await pilot.pause()
+
+
+async def test_a_small_result_is_formatted_on_the_loop_and_a_big_one_in_a_thread(
+    two_servers, monkeypatch
+):
+    """A small result skips the hand-off to a thread and back (milliseconds on a busy
+    machine); a big one still leaves the UI free while it is formatted."""
+    formatted_in: list[threading.Thread] = []
+
+    def recording(*args):
+        formatted_in.append(threading.current_thread())
+        return plan_result(*args)
+
+    monkeypatch.setattr(calls, "plan_result", recording)
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "echo", {"text": "small"})
+        await call(pilot, "echo", {"text": "big " * 2000})
+        assert "big big" in rendered_text(app)
+    assert formatted_in[0] is threading.main_thread()
+    assert formatted_in[1] is not threading.main_thread()

@@ -32,6 +32,10 @@ from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
+INLINE_PLAN_BYTES = 4 * 1024
+"""A result up to this size is formatted on the event loop (about half a millisecond of JSON
+highlighting): handing it to a thread and back costs more, several ms on a loaded machine."""
+
 
 class ShowResult(Message):
     """Show `record`'s result in the result view."""
@@ -214,8 +218,8 @@ class Calls:
             self._host.screenshot_pane.show(shots[-1].data, shots[-1].mime_type)
 
     async def show_result(self, entry: CallRecord) -> None:
-        """Show an entry's result (formatted in a thread: big results do not block the UI); a
-        released one's is read back from the session file first."""
+        """Show an entry's result (formatted in a thread unless small: big results do not block
+        the UI); a released one's is read back from the session file first."""
         result = entry.result
         if entry.released:
             try:
@@ -236,10 +240,12 @@ class Calls:
                 )
             )
             return
+        tool = self._host.controller.tool_named(entry.tool)
         try:
-            plan = await asyncio.to_thread(
-                plan_result, result, self._host.controller.tool_named(entry.tool), _title(entry)
-            )
+            if 0 < result.size_bytes <= INLINE_PLAN_BYTES:
+                plan = plan_result(result, tool, _title(entry))
+            else:
+                plan = await asyncio.to_thread(plan_result, result, tool, _title(entry))
         except Exception as error:  # a result we cannot format must not take the app down
             plan = plan_message(
                 f"Cannot display this result: {describe_error(error)}",
