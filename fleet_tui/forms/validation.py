@@ -7,6 +7,7 @@ compiled, not with this module: the app's first frame does not wait for it.
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -146,9 +147,7 @@ def output_problems(value: Any, schema: dict[str, Any]) -> list[str]:
     from jsonschema.exceptions import SchemaError
 
     try:
-        cls = validator_class(schema)
-        cls.check_schema(schema)
-        validator = cls(schema, registry=_local_refs())
+        validator = _output_validator(json.dumps(schema, sort_keys=True))
         errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
     except SchemaError as error:
         return [f"the tool's output schema is invalid: {error.message}"]
@@ -158,6 +157,16 @@ def output_problems(value: Any, schema: dict[str, Any]) -> list[str]:
         f"{json_path(error.absolute_path)}: {error.message}"
         for error in errors[:MAX_OUTPUT_PROBLEMS]
     ]
+
+
+@functools.lru_cache(maxsize=64)
+def _output_validator(schema_json: str) -> Any:
+    """The validator for an output schema (given as canonical JSON), the schema checked against
+    its metaschema once: that check costs milliseconds, and a tool's every call needs it."""
+    schema = json.loads(schema_json)
+    cls = validator_class(schema)
+    cls.check_schema(schema)
+    return cls(schema, registry=_local_refs())
 
 
 MAX_INPUT_PROBLEMS = 5
