@@ -8,6 +8,7 @@ Against the test suite's `alpha` MCP server (its `echo` tool), in this process:
   (its result is shown and the call worker ended), and until the first screen update after
   the result view took the result has gone to the terminal. The full-screen layouts each
   call caused are counted too.
+Textual paints up to as often as the app command asks (`fleet_tui.ui.loading.paint_up_to_fps`).
 Interleaved, medians after a warm-up. Goals: done <= 1.5x raw, next frame <= 3x raw.
 """
 
@@ -31,6 +32,9 @@ FRAME_GOAL = 3.0
 
 
 async def measure(url: str, runs: int) -> tuple[list[float], list[float], list[float], list[int]]:
+    from fleet_tui.ui.loading import paint_up_to_fps
+
+    paint_up_to_fps()  # as the app command does, before textual is imported
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
     from textual.screen import Screen
