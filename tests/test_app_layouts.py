@@ -21,6 +21,20 @@ SMALL_CALL_LAYOUTS = 0
 tab not shown (laid out when that tab is shown)."""
 
 
+async def second_call_counted(pilot, monkeypatch):
+    """Call `echo` a second time with ctrl+s, counting the layouts and whole-screen maps from
+    the key until the result is shown and painted."""
+    app = pilot.app
+    await app.show_tool("echo", {"text": "second"})
+    await pilot.pause()
+    with counting_layouts(monkeypatch) as layouts:
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(app.controller.records) == 2)
+        await wait_idle(pilot)
+        await pilot.pause()
+    return layouts
+
+
 async def test_a_small_call_does_not_lay_the_screen_out(two_servers, monkeypatch):
     app = FleetTuiApp(two_servers)
     async with app.run_test(size=SIZE) as pilot:
@@ -28,12 +42,7 @@ async def test_a_small_call_does_not_lay_the_screen_out(two_servers, monkeypatch
         await call(pilot, "echo", {"text": "first"})
         rendered = app.query_one("#rendered")
         shown_first = list(rendered.children)
-        await app.show_tool("echo", {"text": "second"})
-        await pilot.pause()
-        with counting_layouts(monkeypatch) as layouts:
-            await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: len(app.controller.records) == 2)
-            await wait_idle(pilot)
+        layouts = await second_call_counted(pilot, monkeypatch)
         assert "second" in rendered_text(app)
         assert list(rendered.children) == shown_first, "the result's widgets are kept"
         assert layouts.full <= SMALL_CALL_LAYOUTS
@@ -46,13 +55,7 @@ async def test_a_small_call_repaints_no_widget_hidden_in_a_tab(two_servers, monk
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         await call(pilot, "echo", {"text": "first"})
-        await app.show_tool("echo", {"text": "second"})
-        await pilot.pause()
-        with counting_layouts(monkeypatch) as layouts:
-            await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: len(app.controller.records) == 2)
-            await wait_idle(pilot)
-            await pilot.pause()
+        layouts = await second_call_counted(pilot, monkeypatch)
         assert "second" in rendered_text(app)
         assert layouts.whole_maps == 0
 

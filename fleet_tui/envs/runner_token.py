@@ -29,18 +29,21 @@ class SharedRunnerToken(RunnerTokenProvider):
     """The SDK's provider (same sources, same soft failures: no token means no header), asked
     by many envs at once: the first resolves, the others wait for its answer."""
 
+    _token: str | None
+    _resolved: bool
+    """The SDK's own resolution state, kept: the sync `token()` sees the same answer."""
+
     def __init__(self, auth_source) -> None:
         super().__init__(auth_source)
         self._resolving = asyncio.Lock()
-        self._answer: str | None = None
-        self._answered = False
 
     async def token_async(self) -> str | None:
+        """The token, fetched once for every env (the first asks, the others wait)."""
         async with self._resolving:
-            if not self._answered:
-                self._answer = await self._fetch()
-                self._answered = True
-        return self._answer
+            if not self._resolved:
+                self._token = await self._fetch()
+                self._resolved = True
+        return self._token
 
     async def _fetch(self) -> str | None:
         env_token = _token_from_env()
