@@ -77,7 +77,9 @@ def _decoded_note(text: str) -> str:
 
 def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
     """A Tool from a listed MCP tool, as an object or its dict form (either casing)."""
-    tool = obj if isinstance(obj, Mapping) else listed_fields(obj)
+    if not isinstance(obj, Mapping):
+        return tool_from_wire(listed_fields(obj), endpoint)
+    tool = obj
     return Tool(
         name=str(tool["name"]),
         description=tool.get("description") or "",
@@ -87,6 +89,24 @@ def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
         endpoint=endpoint,
         broken=broken_reason(tool),
         annotations=tool.get("annotations") if isinstance(tool.get("annotations"), dict) else None,
+        task_support=task_support(tool),
+    )
+
+
+def tool_from_wire(tool: Mapping[str, Any], endpoint: str) -> Tool:
+    """A Tool from a listed tool's JSON as the SDK checked it: only the protocol's names are
+    read, so a key a server adds beside them (`input_schema`) cannot stand in for the checked
+    one (`inputSchema`)."""
+    annotations = tool.get("annotations")
+    return Tool(
+        name=tool["name"],
+        description=tool.get("description") or "",
+        title=tool.get("title"),
+        input_schema=tool.get("inputSchema") or {"type": "object"},
+        output_schema=tool.get("outputSchema"),
+        endpoint=endpoint,
+        broken=broken_reason(tool),
+        annotations=annotations if isinstance(annotations, dict) else None,
         task_support=task_support(tool),
     )
 

@@ -6,13 +6,14 @@ reads once more into its own `Tool`s (`results.tool_from_mcp`). On a connection 
 handshake era (before 2026-07-28) nothing else comes of that second parse for fleet-tui: the
 SDK keeps each tool's output schema there, for the checks of its `call_tool`, which fleet-tui
 does not use (it sends tools/call itself, `envs/tool_call.py`, and checks results against
-the output schema itself). So a page is asked with the session's `send_request` into a plain
-mapping: the SDK still checks it against the version's schema, so what it accepts or rejects
-is unchanged, and fleet-tui builds its tools from the checked JSON.
+the output schema itself). So a page is asked with the session's `send_request` into plain
+mappings: the SDK still checks it against the version's schema, so what it accepts or rejects
+is unchanged, and fleet-tui builds its tools from the checked JSON as it came (no copy).
 
 On a modern connection (2026-07-28), `list_tools` does more with a listing: it drops tools whose
 `x-mcp-header` annotations are invalid, and keeps the headers each tools/call must then carry.
-There the SDK's `list_tools` is used as it is.
+There the SDK's `list_tools` is used as it is, and its tools are read back into the same
+wire fields.
 
 The garbage collector is held off while a page is asked and read: a page of 10,000 tools makes
 some 300,000 objects that all live on, and the full collections their growing number set off
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import BaseModel, Field
 
 from fleet_tui.collector import held_off
+from fleet_tui.envs.results import listed_fields
 
 if TYPE_CHECKING:
     import mcp.types
@@ -42,7 +44,8 @@ class PageAsker(Protocol):
 
 
 class ToolPage(BaseModel):
-    """One page of a tool listing: the SDK's tool objects, or their JSON as the SDK checked it."""
+    """One page of a tool listing: each tool's JSON as the SDK checked it (wire names; read by
+    `results.tool_from_wire`, which reads the protocol's fields only)."""
 
     tools: list[Any]
     next_cursor: str | None = Field(default=None, alias="nextCursor")
@@ -58,27 +61,6 @@ async def tool_page(
     with held_off():  # the collector (see the module), as long as the request's time limit
         if session.protocol_version in MODERN_PROTOCOL_VERSIONS:
             listed = await session.list_tools(params=params)
-            return ToolPage(tools=listed.tools, nextCursor=listed.next_cursor)
-        page = await session.send_request(mcp.types.ListToolsRequest(params=params), ToolPage)
-        page.tools = [protocol_fields(tool) for tool in page.tools]
-        return page
-
-
-PROTOCOL_FIELDS = (
-    "name",
-    "title",
-    "description",
-    "inputSchema",
-    "outputSchema",
-    "annotations",
-    "execution",
-    "_meta",
-)
-"""A listed tool's fields in the protocol (wire) names."""
-
-
-def protocol_fields(tool: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a checked tool that the protocol defines, which `tool_from_mcp` reads. A
-    server may add others, which the SDK lets through unchecked: one named as fleet-tui's own
-    (`input_schema`) must not stand in for the checked one (`inputSchema`)."""
-    return {field: tool[field] for field in PROTOCOL_FIELDS if field in tool}
+            tools = [listed_fields(tool) for tool in listed.tools]
+            return ToolPage(tools=tools, nextCursor=listed.next_cursor)
+        return await session.send_request(mcp.types.ListToolsRequest(params=params), ToolPage)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fleet_tui.envs.base import Tool, ToolConflict
-from fleet_tui.envs.results import tool_from_mcp
+from fleet_tui.envs.results import tool_from_wire
 
 if TYPE_CHECKING:
     from fleet_tui.envs.mcp_endpoint import McpEndpoint
@@ -64,13 +64,13 @@ def _label_text(name: str) -> str:
 
 
 def union_of(
-    answered: list[tuple[McpEndpoint, list[Any]]],
+    answered: list[tuple[McpEndpoint, list[dict[str, Any]]]],
     labels: dict[McpEndpoint, str] | None,
 ) -> ToolUnion:
-    """Merge per-endpoint listings (mcp tools, or their JSON) by name: with `labels`, a name
+    """Merge per-endpoint listings (each tool's checked JSON) by name: with `labels`, a name
     several endpoints offer is qualified by their labels; without, the first endpoint wins it."""
     listed = [
-        (endpoint, tool_from_mcp(item, endpoint.url))
+        (endpoint, tool_from_wire(item, endpoint.url))
         for endpoint, items in answered
         for item in items
     ]
