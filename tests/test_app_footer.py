@@ -149,3 +149,21 @@ async def test_on_an_openenv_server_the_footer_offers_its_reset_and_tasks(
         assert {"^r Reset", "f6 Tasks", "^f Info"} <= set(keys), keys
         # laid out again once the extension's keys came: fitting, after that
         await wait_for(pilot, lambda: footer_laid_out(app) and footer_overflow(app) == [])
+
+
+async def test_the_footer_mounts_its_keys_again_only_when_the_keys_shown_change(mcp_alpha):
+    app = FleetTuiApp(McpTarget(urls=[mcp_alpha.url]))
+    async with app.run_test(size=(WIDTH, 35)) as pilot:
+        await wait_connected(pilot)
+        app.query_one("#tool-filter", Input).focus()
+        await wait_for(pilot, lambda: footer_laid_out(app))
+        mounted, shown = set(app.screen.query(FooterKey)), footer_keys(app)
+
+        app.screen.refresh_bindings()  # the screen signals changed bindings; none changed
+        await wait_idle(pilot)
+        assert set(app.screen.query(FooterKey)) == mounted
+
+        app.action_show_history()
+        app.history.focus()
+        await wait_for(pilot, lambda: footer_keys(app) != shown)
+        assert not mounted & set(app.screen.query(FooterKey))

@@ -29,6 +29,7 @@ from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.in_place import PaintsShownWidgets
+from fleet_tui.ui.widgets.keys_footer import KeysFooter
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.protocol_log import ProtocolPane
 from fleet_tui.ui.widgets.result_view import ResultView
@@ -103,7 +104,7 @@ class MainScreen(PaintsShownWidgets):
                 yield ResultView(id="result")
             yield ScreenshotPane(id="screenshot-pane")
         yield ProgressPanel(id="progress")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.screenshot_pane.display = False
