@@ -1,5 +1,5 @@
 """`python -m fleet_tui` runs the command line."""
 
-from fleet_tui.cli import main
+from fleet_tui.cli import run
 
-raise SystemExit(main())
+run()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from fleet_tui.warm.client import forward
 
@@ -56,6 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_command(module, args)
 
 
+def run() -> NoReturn:
+    """The program (`fleet-tui`, `python -m fleet_tui`): `main`, then the process ends without
+    freeing what its modules hold (`process_end.py`)."""
+    from fleet_tui.process_end import end
+
+    end(main())
+
+
 def _run_warm(argv: list[str]) -> int | None:
     """The exit code of `argv` run by a warm-session daemon, or None when none serves it."""
     try:
@@ -70,4 +78,4 @@ def _run_warm(argv: list[str]) -> int | None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()
