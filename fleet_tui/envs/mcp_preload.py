@@ -15,6 +15,9 @@ import threading
 from fleet_tui.collector import loading_modules
 
 SDK_MODULES = ("mcp.client.session", "mcp.client.streamable_http", "fleet_tui.envs.mcp_http")
+HTTP_MODULES = ("httpx2", "httpcore2")
+"""What `shared_ssl_context` imports before OpenSSL reads the CA bundle (httpx2 imports
+httpcore2 when it makes a context or a transport)."""
 
 
 @functools.cache
@@ -28,10 +31,15 @@ def shared_ssl_context() -> ssl.SSLContext:
 def load() -> None:
     """Import the SDK and make the SSL context (slow: call it in a thread, see `loaded`). The
     context is made in a thread of its own meanwhile: OpenSSL reads the CA bundle without
-    holding the interpreter's lock, on another core while the SDK's imports hold it."""
-    context = threading.Thread(target=shared_ssl_context, name="fleet-tui-ssl-context")
-    context.start()
+    holding the interpreter's lock, on another core while the SDK's imports hold it. The HTTP
+    modules it is made with are imported first, here: imported in that thread, they took turns
+    with the SDK's imports for the lock, and the bundle was often still loading once the SDK
+    was there (10 to 20 ms of each cold command)."""
     with loading_modules():
+        for name in HTTP_MODULES:
+            importlib.import_module(name)
+        context = threading.Thread(target=shared_ssl_context, name="fleet-tui-ssl-context")
+        context.start()
         for name in SDK_MODULES:
             importlib.import_module(name)
     context.join()
