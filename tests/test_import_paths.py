@@ -16,6 +16,8 @@ NOT_FOR_A_CLIENT = ("starlette", "uvicorn", "click", "cryptography", "mcp.server
 NOT_HEADLESS = ("textual", "textual_image", "numpy", "fleet_tui.ui", "fleet_tui.commands.app")
 NOT_UNRECORDED = ("fleet_tui.session",)
 """A session file's models: a command that records nothing reads and writes none."""
+NOT_SIGNING_IN = ("mcp.client.auth", "mcp.shared.auth", "fleet_tui.envs.oauth_flow")
+"""The SDK's OAuth client: a server that asks for no sign-in needs none of it."""
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:
@@ -45,6 +47,7 @@ def test_a_headless_command_loads_neither_server_code_nor_the_ui(mcp_alpha: Serv
     assert loaded(modules, NOT_FOR_A_CLIENT) == []
     assert loaded(modules, NOT_HEADLESS) == []
     assert loaded(modules, NOT_UNRECORDED) == []
+    assert loaded(modules, NOT_SIGNING_IN) == []
 
 
 def test_the_mcp_packages_are_whole_when_code_asks_for_their_names():

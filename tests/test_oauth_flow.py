@@ -100,6 +100,23 @@ async def test_tokens_are_kept_for_the_owner_only_and_reused(
     assert again.asked == [] and oauth_server.provider.authorizations == 1
 
 
+async def test_a_kept_sign_in_goes_out_with_the_first_request(
+    oauth_server: SignedInServer,
+) -> None:
+    await tool_names(oauth_server.url, Browser())
+    statuses: list[int | None] = []
+    handlers = ClientHandlers(
+        sign_in=Browser(), on_http=[lambda _url, exchange: statuses.append(exchange.status)]
+    )
+    union = McpUnion([oauth_server.url], handlers=handlers)
+    try:
+        await union.connect()
+        assert [tool.name for tool in await union.list_tools()] == TOOL_NAMES
+    finally:
+        await union.close()
+    assert statuses and 401 not in statuses, statuses
+
+
 class WaryBrowser(Browser):
     """Brings the code back first with a forged state, then from a foreign site's name, then
     as the authorization server sent it."""

@@ -28,7 +28,7 @@ from fleet_tui.text import describe_error, leaf_errors, one_line
 if TYPE_CHECKING:
     from mcp.client.session import ClientSession
 
-    from fleet_tui.envs.oauth_flow import SignInAuth
+    from fleet_tui.envs.sign_in_on_demand import SignInOnDemand
     from fleet_tui.envs.tool_pages import PageAsker
 
 T = TypeVar("T")
@@ -112,7 +112,7 @@ class McpEndpoint:
         self._retryable = True
         self.listing_warning: str | None = None
         """What was wrong with the last tools/list that still gave tools, if anything."""
-        self._sign_in: SignInAuth | None = None
+        self._sign_in: SignInOnDemand | None = None
         self.log_level_taken: str | None = None
         """The log level this connection's server took when it opened (None: none asked, or
         it did not take it)."""
@@ -124,7 +124,7 @@ class McpEndpoint:
     @property
     def sign_in_warning(self) -> str | None:
         """Why this endpoint's sign-in is not kept for the next run, if it is not."""
-        return self._sign_in.storage.warning if self._sign_in else None
+        return self._sign_in.warning if self._sign_in else None
 
     @property
     def is_up(self) -> bool:
@@ -202,17 +202,18 @@ class McpEndpoint:
                 return done
             since = restarted
 
-    def _auth(self) -> SignInAuth | None:
-        """The OAuth flow for an HTTP endpoint, when the session can ask a person to sign in
-        and no `Authorization` header is given (kept across reconnects)."""
+    def _auth(self) -> SignInOnDemand | None:
+        """The OAuth flow for an HTTP endpoint, made once a sign-in is needed, when the session
+        can ask a person to sign in and no `Authorization` header is given (kept across
+        reconnects)."""
         handler = self.handlers.sign_in
         given = any(name.lower() == "authorization" for name in self.spec.headers)
         if self.spec.url is None or handler is None or given:
             return None
         if self._sign_in is None:
-            from fleet_tui.envs.oauth_flow import SignInAuth
+            from fleet_tui.envs.sign_in_on_demand import SignInOnDemand
 
-            self._sign_in = SignInAuth(self.spec.url, handler, self.timeouts.sign_in)
+            self._sign_in = SignInOnDemand(self.spec.url, handler, self.timeouts.sign_in)
         self._sign_in.handler = handler
         return self._sign_in
 

@@ -126,7 +126,7 @@ def http_client(
     """An HTTP client for the MCP endpoint at `url`. `guarded`: replies are checked before the
     SDK reads them (`envs.mcp_http.GuardedTransport`, made for streamable HTTP), and each
     exchange is told to `on_exchange` (the protocol log). `auth`: the OAuth flow
-    (`envs.oauth_flow.SignInAuth`), which then hears a server ask for a sign-in.
+    (`envs.sign_in_on_demand.SignInOnDemand`), which then hears a server ask for a sign-in.
     `event_limit`: each server-sent event over it is dropped (`envs.sse_cap`, made for the SSE
     transport). `screens_listings`: whether a guarded client screens a tools/list reply tool by
     tool (asked at each one)."""

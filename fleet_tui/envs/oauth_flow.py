@@ -98,19 +98,20 @@ class SignInAuth(OAuthClientProvider):
         return self._asking or self._last_asked >= moment
 
     async def async_auth_flow(
-        self, request: httpx2.Request
+        self, request: httpx2.Request, challenge: httpx2.Response | None = None
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         """Send `request` with the token there is (refreshed first if it expired, see the
         module); when the reply asks for a sign-in, sign in (or take the token another request
-        just got) and send it once more. Ending a session (DELETE) is sent with the token
-        there is and never waits: a sign-in under way as the session closes must not hold it."""
+        just got) and send it once more. `challenge`: the reply asking for a sign-in that
+        `request`, sent already, got (`sign_in_on_demand.py`): the flow starts there. Ending a
+        session (DELETE) is sent with the token there is and never waits: a sign-in under way
+        as the session closes must not hold it."""
         if request.method == "DELETE":
             if (bearer := self._bearer()) is not None:
                 request.headers["Authorization"] = bearer
             yield request
             return
-        challenge: httpx2.Response | None = None
-        for _ in range(2):
+        for _ in range(1 if challenge is not None else 2):
             async with self._signing_in:
                 current = self._bearer()
                 sent = request.headers.get("authorization")
