@@ -6,7 +6,7 @@ they need not know which envs can do what (`envs/capabilities.py`)."""
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fleet_tui.envs.base import EndpointStatus, Env, EnvError, EnvInfo, ResetResult, Task, Verdict
 from fleet_tui.envs.capabilities import (
@@ -16,7 +16,9 @@ from fleet_tui.envs.capabilities import (
     Heartbeating,
 )
 from fleet_tui.session_records import ConnectionState
-from fleet_tui.tasks.verify import DEFAULT_TIMEOUT_S, VerifierMode, run_verifier
+
+if TYPE_CHECKING:
+    from fleet_tui.tasks.verify import VerifierMode
 
 
 class EnvSession:
@@ -100,9 +102,12 @@ class EnvSession:
         *,
         mode: VerifierMode = "remote",
         final_answer: str | None = None,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
+        timeout_s: float,
     ) -> Verdict:
-        """Run `task`'s verifier against the env (see `tasks/verify.py`)."""
+        """Run `task`'s verifier against the env (see `tasks/verify.py`, loaded here: the
+        sessions that verify nothing, one-shot calls above all, do not load it)."""
+        from fleet_tui.tasks.verify import run_verifier
+
         return await run_verifier(
             self.opened_env(), task, mode=mode, final_answer=final_answer, timeout_s=timeout_s
         )

@@ -1,7 +1,7 @@
 """What a process imports depends on its path: a headless command against an MCP server loads
-the mcp SDK's client modules, not its server code, no UI code and no session file's models
-(it records nothing); of the SDK's protocol models, it builds the validators of those its
-session uses."""
+the mcp SDK's client modules, not its server code, no UI code, no session file's models
+(it records nothing), no OAuth client (nobody asks for a sign-in) and no verifier (it verifies
+nothing); of the SDK's protocol models, it builds the validators of those its session uses."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ NOT_UNRECORDED = ("fleet_tui.session",)
 """A session file's models: a command that records nothing reads and writes none."""
 NOT_SIGNING_IN = ("mcp.client.auth", "mcp.shared.auth", "fleet_tui.envs.oauth_flow")
 """The SDK's OAuth client: a server that asks for no sign-in needs none of it."""
+NOT_VERIFYING = ("fleet_tui.tasks.verify", "sqlite3")
+"""A verifier's machinery (its child processes, database snapshots): nothing is verified."""
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:
@@ -48,6 +50,7 @@ def test_a_headless_command_loads_neither_server_code_nor_the_ui(mcp_alpha: Serv
     assert loaded(modules, NOT_HEADLESS) == []
     assert loaded(modules, NOT_UNRECORDED) == []
     assert loaded(modules, NOT_SIGNING_IN) == []
+    assert loaded(modules, NOT_VERIFYING) == []
 
 
 def test_the_mcp_packages_are_whole_when_code_asks_for_their_names():
