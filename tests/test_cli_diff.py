@@ -1,5 +1,6 @@
 """`fleet-tui diff A B` on two real servers that differ in known ways (alpha and beta: tools
-added, removed and one whose schema changed), and on one server against itself."""
+added, removed and one whose schema changed; the catalog server and alpha: resources, templates
+and prompts only one serves), and on one server against itself."""
 
 from __future__ import annotations
 
@@ -27,6 +28,23 @@ def test_diff_names_added_removed_and_changed_tools(
     [clash] = data["tools"]["changed"]
     schema = clash["fields"]["inputSchema"]
     assert "value" in schema["a"]["properties"] and "label" in schema["b"]["properties"]
+
+
+def test_resources_templates_and_prompts_are_compared_too(
+    catalog_mcp: ServedMcp, mcp_alpha: ServedMcp
+) -> None:
+    text = fleet_tui("diff", catalog_mcp.url, mcp_alpha.url)
+    as_json = fleet_tui("diff", catalog_mcp.url, mcp_alpha.url, "--json")
+    assert text.returncode == 1, text.stderr
+    lines = text.stdout.splitlines()
+    assert "templates: 0 added, 1 removed, 0 changed" in lines
+    assert "prompts: 0 added, 2 removed, 0 changed" in lines
+    assert "  - memo://items/{item}" in lines and "  - greet" in lines and "  - plain" in lines
+    data = json.loads(as_json.stdout)
+    assert as_json.returncode == 1 and data["same"] is False
+    assert {"memo://notes", "memo://evil"} <= set(data["resources"]["removed"])
+    assert data["templates"]["removed"] == ["memo://items/{item}"]
+    assert data["prompts"] == {"added": [], "removed": ["greet", "plain"], "changed": []}
 
 
 def test_a_server_against_itself_is_the_same(mcp_alpha: ServedMcp) -> None:
