@@ -1,10 +1,10 @@
 """JSON of values holding long strings (a megabyte result), measured and written quickly.
 
-json.dumps escapes a string a character at a time. Here a long string is looked at in two
-whole-string passes (`str.encode`, `bytes.translate` keeping only what JSON escapes), then
-measured by counting, or written with one `str.replace` per escaped character it holds (usually
-none). Past NODES values, or nested very deep, the value goes to json.dumps instead (quicker on
-many small values).
+json.dumps escapes a string a character at a time. Here a long string is measured as orjson
+writes it, or written in two whole-string passes (`str.encode`, `bytes.translate` keeping only
+what JSON escapes) and one `str.replace` per escaped character it holds (usually none); for a
+file, `compact_json_bytes` has orjson write the whole value, quicker still. Past NODES values,
+or nested very deep, the value goes to json.dumps instead (quicker on many small values).
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 NODES = 1000
 """Values walked in Python before the whole value goes to json.dumps instead."""
 
-_PLAIN_ASCII = bytes(c for c in range(0x20, 0x7F) if c not in b'"\\')
-"""What JSON writes as itself; the rest of ASCII takes 2 characters (\\n, \\") or 6 (\\u001b)."""
-_TWO_CHARACTER_ESCAPES = b'"\\\b\t\n\f\r'
 _WRITTEN_AS_IS = bytes(c for c in range(0x20, 0x100) if c not in b'"\\')
 """UTF-8 bytes json.dumps(ensure_ascii=False) leaves alone (DEL and non-ASCII too)."""
 _ESCAPE = {code: json.dumps(chr(code))[1:-1] for code in (*range(0x20), *b'"\\')}
@@ -37,6 +36,18 @@ def json_length(value: Any) -> int:
 def compact_json(value: Any) -> str:
     """`json.dumps(value, ensure_ascii=False, separators=(",", ":"))`."""
     return _within_budget(_compact, value, lambda: _dumps_compact(value))
+
+
+def compact_json_bytes(value: Any) -> bytes:
+    """`compact_json(value)` as UTF-8, for a JSON value (what `model_dump(mode="json")` gives),
+    written by orjson: a megabyte string in 0.03 ms rather than 2 ms. A float may be spelled
+    otherwise (`1e-7` for `1e-07`: the same number); NaN and infinity are null (as model_dump
+    writes them). A value orjson refuses (a lone surrogate, an integer past 64 bits, a key not
+    a string) goes to `compact_json`."""
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return compact_json(value).encode("utf-8")
 
 
 def _within_budget(
@@ -58,11 +69,6 @@ def _string_keyed(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(key, str) for key in value)
 
 
-def _escapes(text: str) -> bytes | None:
-    """The characters of ASCII `text` that JSON escapes; None for other text."""
-    return text.encode("ascii").translate(None, _PLAIN_ASCII) if text.isascii() else None
-
-
 def _length(value: Any, budget: list[int]) -> int:
     _spend(budget)
     if isinstance(value, str):
@@ -77,11 +83,12 @@ def _length(value: Any, budget: list[int]) -> int:
 
 
 def _string_length(text: str) -> int:
-    escaped = _escapes(text)
-    if escaped is None:
-        return len(json.dumps(text))
-    short = sum(escaped.count(byte) for byte in _TWO_CHARACTER_ESCAPES)
-    return len(text) + 2 + 5 * len(escaped) - 4 * short
+    """ASCII text is measured as orjson writes it (a megabyte in 0.03 ms): with json.dumps's
+    escapes but DEL's, which json.dumps writes as \\u007f."""
+    if text.isascii():
+        dels = text.count("\x7f") if "\x7f" in text else 0  # `in` is quicker than counting
+        return len(orjson.dumps(text)) + 5 * dels
+    return len(json.dumps(text))
 
 
 def _compact(value: Any, budget: list[int]) -> str:

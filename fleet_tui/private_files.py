@@ -7,7 +7,7 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, BinaryIO
 
 
 def state_dir() -> Path:
@@ -35,13 +35,22 @@ def make_private_dir(folder: Path) -> None:
 def open_private_append(path: Path) -> IO[str]:
     """`path` opened for appending text, for its owner only: a file that exists already (a
     trace written before, made by another tool) is made 0600 too, through the opened file."""
+    return os.fdopen(_private_append_descriptor(path), "a", encoding="utf-8")
+
+
+def open_private_append_bytes(path: Path) -> BinaryIO:
+    """`path` opened for appending bytes (text already encoded), as `open_private_append`."""
+    return os.fdopen(_private_append_descriptor(path), "ab")
+
+
+def _private_append_descriptor(path: Path) -> int:
     descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         os.fchmod(descriptor, 0o600)
     except BaseException:
         os.close(descriptor)
         raise
-    return os.fdopen(descriptor, "a", encoding="utf-8")
+    return descriptor
 
 
 def write_private_once(path: Path, data: bytes) -> None:

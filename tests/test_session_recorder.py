@@ -175,7 +175,7 @@ def test_crash_mid_session_leaves_a_readable_file(tmp_path):
         import time
         recorder.call("echo", {"i": 5})
         recorder.flush()  # the writer thread has written them
-        recorder._file.write('{"seq": 99, "event": "res')  # a line cut off mid-write
+        recorder._file.write(b'{"seq": 99, "event": "res')  # a line cut off mid-write
         recorder._file.flush()
         print("ready", flush=True)
         time.sleep(60)

@@ -27,9 +27,9 @@ import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, BinaryIO
 
-from fleet_tui.big_json import compact_json
+from fleet_tui.big_json import compact_json_bytes
 from fleet_tui.envs.base import (
     ContentBlock,
     EnvInfo,
@@ -45,7 +45,7 @@ from fleet_tui.envs.server_events import ServerLog
 from fleet_tui.envs.targets import InstanceTarget, Target
 from fleet_tui.private_files import (
     make_private_dir,
-    open_private_append,
+    open_private_append_bytes,
     state_dir,
     write_private_once,
 )
@@ -139,7 +139,7 @@ class SessionRecorder:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         make_private_dir(self.path.parent)
-        self._file: IO[str] | None = open_private_append(self.path)
+        self._file: BinaryIO | None = open_private_append_bytes(self.path)
         self._seq = 0
         self.last_call_seq: int | None = None
         self._call_seqs: dict[int, int] = {}
@@ -421,7 +421,8 @@ class SessionRecorder:
             try:
                 if self._failure is None and self._file is not None:
                     event = make_event()
-                    self._file.write(compact_json(redact(event.model_dump(mode="json"))) + "\n")
+                    line = compact_json_bytes(redact(event.model_dump(mode="json")))
+                    self._file.write(line + b"\n")
                     self._file.flush()
             except Exception as error:  # kept for the caller: close and flush raise it
                 self._failure = error
@@ -443,7 +444,7 @@ class SessionRecorder:
     def _spilled(self, value: Any) -> StoredJson | None:
         """`value` (redacted) written to a file beside the session when its JSON is over
         INLINE_LIMIT; None when it stays inline."""
-        data = compact_json(redact(value)).encode("utf-8")
+        data = compact_json_bytes(redact(value))
         if len(data) <= INLINE_LIMIT:
             return None
         digest = hashlib.sha256(data).hexdigest()
