@@ -276,6 +276,20 @@ def test_a_stored_block_keeps_secrets_out_and_a_missing_one_is_a_clear_error(tmp
         session.tool_result(session.steps()[0].result.result)
 
 
+def test_a_bearer_token_in_a_stored_block_is_redacted_in_any_case(tmp_path):
+    """A megabyte text is searched for "bearer" without a lowered copy: any case still counts."""
+    path = tmp_path / "s.jsonl"
+    with SessionRecorder(path) as recorder:
+        seq = recorder.call("leak", {})
+        text = BIG_TEXT + "sent: bEaReR tok.en-123 done"
+        recorder.result(seq, ToolResult(blocks=[TextBlock(text=text)]))
+    (stored,) = blocks_dir(path).iterdir()
+    assert "tok.en-123" not in stored.read_text()
+    session = load_session(path)
+    recorded = session.tool_result(session.steps()[0].result.result).text()
+    assert recorded == BIG_TEXT + f"sent: bEaReR {REDACTED} done"
+
+
 def test_close_writes_every_queued_event(tmp_path):
     """Big results are written by the writer thread; close waits for all of them."""
     path = tmp_path / "big.jsonl"
