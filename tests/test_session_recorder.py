@@ -27,6 +27,7 @@ from fleet_tui.envs.base import (
     Verdict,
 )
 from fleet_tui.envs.targets import FleetTarget, LocalTarget
+from fleet_tui.session import recorder as recorder_module
 from fleet_tui.session.reader import load_session
 from fleet_tui.session.recorder import (
     SessionRecorder,
@@ -35,7 +36,7 @@ from fleet_tui.session.recorder import (
     default_session_path,
     images_dir,
 )
-from fleet_tui.text import REDACTED
+from fleet_tui.text import REDACTED, redact
 
 
 def png(color: str) -> bytes:
@@ -288,6 +289,28 @@ def test_a_bearer_token_in_a_stored_block_is_redacted_in_any_case(tmp_path):
     session = load_session(path)
     recorded = session.tool_result(session.steps()[0].result.result).text()
     assert recorded == BIG_TEXT + f"sent: bEaReR {REDACTED} done"
+
+
+def test_a_big_block_kept_inline_is_redacted_once_with_its_line(tmp_path, monkeypatch):
+    """Whether a block gets a file of its own is measured before it is redacted: a block kept
+    inline is searched for secrets once (the search costs about 0.5 ms a megabyte)."""
+    text = "almost a megabyte, Bearer zzz999 " + "y" * 900_000
+    searched: list[object] = []
+
+    def counting_redact(value, secrets=None):
+        searched.append(value)
+        return redact(value, secrets)
+
+    monkeypatch.setattr(recorder_module, "redact", counting_redact)
+    path = tmp_path / "s.jsonl"
+    with SessionRecorder(path) as recorder:
+        seq = recorder.call("big", {})
+        recorder.result(seq, ToolResult(blocks=[TextBlock(text=text)]))
+    assert not blocks_dir(path).exists()
+    assert sum(text in repr(value) for value in searched) == 1
+    session = load_session(path)
+    recorded = session.tool_result(session.steps()[0].result.result).text()
+    assert recorded == text.replace("zzz999", REDACTED)
 
 
 def test_close_writes_every_queued_event(tmp_path):
