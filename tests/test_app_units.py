@@ -35,6 +35,15 @@ def test_clean_strips_escape_sequences_and_keeps_markup_text():
     assert clean("half \ud800") == "half \\ud800", "a lone surrogate cannot reach the terminal"
 
 
+def test_clean_keeps_printable_ascii_lines_and_tabs_and_strips_every_other_control():
+    printable = "".join(map(chr, range(0x20, 0x7F)))
+    kept = f"{printable}\n\t{printable}"
+    assert clean(kept) is kept
+    for code in (*range(0x20), 0x7F):
+        if chr(code) not in "\n\t":
+            assert clean(f"{printable}{chr(code)}x") == f"{printable}x", code
+
+
 def test_visible_shows_control_characters_in_a_name_as_signs(monkeypatch):
     monkeypatch.setenv("FLEET_API_KEY", "sk-hidden-name-key")
     assert visible("run\x1b[2J\x00x\x7f sk-hidden-name-key") == "run␛[2J␀x␡ [redacted]"
