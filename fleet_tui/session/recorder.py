@@ -445,9 +445,11 @@ class SessionRecorder:
         """`value` (redacted) written to a file beside the session when its JSON is over
         INLINE_LIMIT; None when it stays inline. It is measured before it is redacted: a value
         kept inline is redacted once, with its event's line."""
-        if len(compact_json_bytes(value)) <= INLINE_LIMIT:
+        data = compact_json_bytes(value)
+        if len(data) <= INLINE_LIMIT:
             return None
-        data = compact_json_bytes(redact(value))
+        if (redacted := redact(value)) != value:  # quick when equal: the same strings
+            data = compact_json_bytes(redacted)
         digest = hashlib.sha256(data).hexdigest()
         folder = blocks_dir(self.path)
         make_private_dir(folder)
