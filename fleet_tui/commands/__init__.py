@@ -64,9 +64,13 @@ def command_parser(name: str, *, forwarded: bool = False) -> CommandParser:
 
 
 def run_command(module: ModuleType, args: argparse.Namespace) -> int:
-    """Run a command's `run(args)`: its exit code, or an error's on stderr."""
+    """Run a command's `run(args)`, its connections on the `--protocol` chosen: its exit code,
+    or an error's on stderr."""
+    from fleet_tui.envs.protocol_revision import DEFAULT_PROTOCOL, speaking
+
     try:
-        return int(module.run(args) or 0)
+        with speaking(getattr(args, "protocol", DEFAULT_PROTOCOL)):
+            return int(module.run(args) or 0)
     except EnvError as error:
         from fleet_tui.commands.output import Output
 

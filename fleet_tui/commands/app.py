@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from fleet_tui.commands.client_options import (
+    add_protocol_argument,
     add_root_argument,
     add_timeout_argument,
     roots_from_args,
@@ -31,6 +32,7 @@ usage: fleet-tui demo                  try it on the bundled computer-use env, w
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
     add_root_argument(parser)
+    add_protocol_argument(parser)
     add_timeout_argument(parser)
     add_image_backend_argument(parser)
     add_task_arguments(parser)

@@ -23,6 +23,7 @@ from fleet_tui.commands.blocks_output import (
 from fleet_tui.commands.client_options import (
     HeadlessAnswers,
     add_elicit_argument,
+    add_protocol_argument,
     add_root_argument,
     add_timeout_argument,
 )
@@ -93,6 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_server_arguments(parser)
     add_elicit_argument(parser)
     add_root_argument(parser)
+    add_protocol_argument(parser)
     add_timeout_argument(parser)
     add_keep_warm_argument(parser)
 

@@ -43,6 +43,20 @@ def add_elicit_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_protocol_argument(parser: argparse.ArgumentParser) -> None:
+    from fleet_tui.envs.protocol_revision import DEFAULT_PROTOCOL, PROTOCOLS
+
+    parser.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default=DEFAULT_PROTOCOL,
+        help="the MCP revision to negotiate: the initialize handshake (2025-11-25, default), or "
+        "latest: the newest the SDK speaks (2026-07-28, by server/discover) where the server "
+        "offers it, else the handshake; on 2026-07-28 logging levels and resource "
+        "subscriptions are not yet spoken",
+    )
+
+
 def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
     from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
 

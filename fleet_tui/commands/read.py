@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from fleet_tui.commands.blocks_output import add_media_option, block_json, print_block
+from fleet_tui.commands.client_options import add_protocol_argument
 from fleet_tui.commands.output import Output
 from fleet_tui.commands.resources import need_catalog
 from fleet_tui.commands.target_options import target_from_args
@@ -22,6 +23,7 @@ INTERMIXED = True
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
+    add_protocol_argument(parser)
     parser.add_argument("uri", metavar="URI", help="the resource to read")
     add_media_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")

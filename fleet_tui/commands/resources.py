@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from fleet_tui.commands.client_options import add_protocol_argument
 from fleet_tui.commands.output import Output, table
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.commands.wire_names import wire
@@ -21,8 +22,9 @@ URI_LIMIT = 120
 
 
 def listing_arguments(parser: argparse.ArgumentParser) -> None:
-    """The target and `--json` (shared with `prompts`)."""
+    """The target, `--protocol` and `--json` (shared with `prompts`)."""
     add_target_arguments(parser)
+    add_protocol_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from fleet_tui.commands.client_options import HeadlessAnswers, add_root_argument
+from fleet_tui.commands.client_options import (
+    HeadlessAnswers,
+    add_protocol_argument,
+    add_root_argument,
+)
 from fleet_tui.commands.output import Output, table
 from fleet_tui.commands.server_output import add_server_arguments
 from fleet_tui.commands.target_options import target_from_args
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_target_arguments(parser)
     add_root_argument(parser)
+    add_protocol_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     add_server_arguments(parser)
     add_keep_warm_argument(parser)

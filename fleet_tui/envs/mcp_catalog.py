@@ -35,6 +35,7 @@ from fleet_tui.envs.mcp_endpoint import (
     Timeouts,
     UnreadableReply,
 )
+from fleet_tui.envs.protocol_revision import refuse_if_modern
 from fleet_tui.envs.server_events import ServerTask
 from fleet_tui.text import describe_error, visible
 
@@ -233,6 +234,8 @@ class McpCatalog:
         import mcp.types
 
         endpoint = await self._endpoint_for(uri)
+        server = endpoint.status.server
+        refuse_if_modern("resources/subscribe", server.protocol_version if server else None)
         if not endpoint.can_subscribe():
             raise EnvError(f"the server at {endpoint.url} does not offer resource subscriptions")
         params = mcp.types.SubscribeRequestParams(uri=uri)

@@ -22,6 +22,7 @@ from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S, ProgressClock
 from fleet_tui.envs.errors import is_retryable
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_transports import EndpointSpec, Transport
+from fleet_tui.envs.protocol_revision import negotiate, refuse_if_modern
 from fleet_tui.envs.server_info import server_info
 from fleet_tui.text import describe_error, leaf_errors, one_line
 
@@ -257,8 +258,8 @@ class McpEndpoint:
                 **self.handlers.session_options(self.url),
             ) as session,
         ):
-            initialized = await session.initialize()
-            self.status.server = server_info(initialized)
+            await negotiate(session)
+            self.status.server = server_info(session)
             self._session = session
             self._set_state(EndpointState.UP)
             self._connected.set()
@@ -358,16 +359,14 @@ class McpEndpoint:
         return capabilities is not None and capabilities.logging is not None
 
     async def set_log_level(self, level: str) -> None:
-        """Ask the server to send log messages from `level` up (logging/setLevel).
-
-        The mcp SDK marks logging deprecated as of spec 2026-07-28, but servers speaking the
-        handshake versions still use it: its warning is silenced here.
-        """
+        """Ask the server to send log messages from `level` up (logging/setLevel): gone from
+        spec 2026-07-28, so the SDK's deprecation warning is silenced for the handshake."""
         import warnings
 
         from mcp.shared.exceptions import MCPDeprecationWarning
 
         def send(session: ClientSession) -> Awaitable[object]:
+            refuse_if_modern("logging/setLevel", session.protocol_version)
             with warnings.catch_warnings():  # raised when the coroutine is made, not awaited
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
                 return session.set_logging_level(level)  # type: ignore[arg-type]

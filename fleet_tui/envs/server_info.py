@@ -1,4 +1,5 @@
-"""What a server said about itself when its session opened (its `initialize` result): name,
+"""What a server said about itself when its session opened (its `initialize` or
+`server/discover` result, `envs/protocol_revision.py`): name,
 title, version, website, the protocol version agreed, its capabilities and its instructions
 for the agent, as plain data the app and headless commands show alike.
 
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 if TYPE_CHECKING:
-    import mcp.types
+    from mcp.client.session import ClientSession
 
 MAX_INSTRUCTIONS = 64 * 1024
 """Characters of a server's instructions kept; past them the rest is dropped, saying so."""
@@ -47,17 +48,23 @@ class ServerInfo(BaseModel):
         return self.instructions is not None and self.instructions_length > len(self.instructions)
 
 
-def server_info(result: mcp.types.InitializeResult) -> ServerInfo:
-    """The plain form of an `initialize` result."""
-    implementation = result.server_info
-    instructions = result.instructions
+def server_info(session: ClientSession) -> ServerInfo:
+    """The plain form of what `session`'s server said when it opened. On the 2026-07-28
+    revision its name and version are optional: absent, they are left empty."""
+    implementation = session.server_info
+    capabilities = session.server_capabilities
+    instructions = session.instructions
     return ServerInfo(
-        name=_short(implementation.name) or "",
-        title=_short(implementation.title),
-        version=_short(implementation.version) or "",
-        website=_short(implementation.website_url),
-        protocol_version=_short(str(result.protocol_version)) or "",
-        capabilities=result.capabilities.model_dump(by_alias=True, exclude_none=True, mode="json"),
+        name=_short(implementation.name if implementation else "") or "",
+        title=_short(implementation.title if implementation else None),
+        version=_short(implementation.version if implementation else "") or "",
+        website=_short(implementation.website_url if implementation else None),
+        protocol_version=_short(session.protocol_version) or "",
+        capabilities=(
+            capabilities.model_dump(by_alias=True, exclude_none=True, mode="json")
+            if capabilities
+            else {}
+        ),
         instructions=instructions[:MAX_INSTRUCTIONS] if instructions is not None else None,
         instructions_length=len(instructions or ""),
     )

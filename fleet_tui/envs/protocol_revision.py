@@ -1,0 +1,63 @@
+"""Which MCP protocol revision a connection speaks.
+
+By default the `initialize` handshake (2025-11-25), which every feature is built on. With
+`--protocol latest` a connection first asks `server/discover` for the newest revision the mcp
+SDK speaks (2026-07-28) and falls back to the handshake when the server does not answer it:
+the SDK's own policy (`negotiate_auto`, what its `Client(mode="auto")` runs). What that
+revision removed and fleet-tui does not yet replace is refused in plain words
+(`refuse_if_modern`).
+The choice is made once per command or app run (`speaking`), so every endpoint, the ones that
+connect later included, speaks it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import TYPE_CHECKING
+
+from fleet_tui.envs.errors import EnvError
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
+
+PROTOCOLS = ("handshake", "latest")
+"""`--protocol`'s values: the initialize handshake, or the newest revision when offered."""
+DEFAULT_PROTOCOL = "handshake"
+
+_chosen: ContextVar[str] = ContextVar("protocol", default=DEFAULT_PROTOCOL)
+
+
+@contextlib.contextmanager
+def speaking(protocol: str) -> Iterator[None]:
+    """Connections opened in this block negotiate `protocol` (one of PROTOCOLS)."""
+    if protocol not in PROTOCOLS:
+        raise EnvError(f"--protocol {protocol!r}: choose one of {', '.join(PROTOCOLS)}")
+    token = _chosen.set(protocol)
+    try:
+        yield
+    finally:
+        _chosen.reset(token)
+
+
+async def negotiate(session: ClientSession) -> None:
+    """Open `session` on the chosen revision: its `protocol_version` says which it got."""
+    if _chosen.get() == "latest":
+        from mcp.client._probe import negotiate_auto
+
+        await negotiate_auto(session)
+    else:
+        await session.initialize()
+
+
+def refuse_if_modern(feature: str, version: str | None) -> None:
+    """EnvError in plain words when a connection on `version` cannot have `feature`: its
+    revision removed it and fleet-tui does not yet speak what replaced it."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    if version in MODERN_PROTOCOL_VERSIONS:
+        raise EnvError(
+            f"{feature} is not on protocol {version} in fleet-tui yet "
+            "(--protocol handshake speaks it)"
+        )
