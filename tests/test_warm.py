@@ -102,6 +102,16 @@ def test_warm_commands_print_exactly_what_cold_ones_print(mcp_alpha, warm):
         assert times_hidden(second.stderr) == times_hidden(first.stderr)
 
 
+def test_a_command_asking_the_latest_protocol_is_not_forwarded(mcp_alpha, warm):
+    warm("tools", "--mcp", mcp_alpha.url, "--keep-warm", "60")
+    before = served(warm)
+    latest = warm("call", "--mcp", mcp_alpha.url, "--protocol", "latest", "whoami")
+    handshake = warm("call", "--mcp", mcp_alpha.url, "whoami")
+
+    assert latest.returncode == handshake.returncode == 0, latest.stderr
+    assert served(warm) == before + 1, "only the handshake call was forwarded"
+
+
 FORWARDING = {
     "fleet_tui",
     "fleet_tui.cli",
