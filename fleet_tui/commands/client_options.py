@@ -52,8 +52,8 @@ def add_protocol_argument(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_PROTOCOL,
         help="the MCP revision to negotiate: the initialize handshake (2025-11-25, default), or "
         "latest: the newest the SDK speaks (2026-07-28, by server/discover) where the server "
-        "offers it, else the handshake; on 2026-07-28 logging levels and resource "
-        "subscriptions are not yet spoken",
+        "offers it, else the handshake; on 2026-07-28 the log level is the one set when "
+        "connecting, and resource subscriptions are not yet spoken",
     )
 
 

@@ -68,7 +68,8 @@ class ClientHandlers:
     on_task: list[TaskHandler] = field(default_factory=list)
     """Each is called for every status a tool call run as an MCP task is seen in."""
     log_level: str | None = None
-    """Sent with logging/setLevel to each server that offers logging, once connected."""
+    """Sent with logging/setLevel to each server that offers logging, once connected; on
+    protocol 2026-07-28, with each request instead (`envs/protocol_revision.py`)."""
     on_message: list[MessageTap] = field(default_factory=list)
     """Each sees every JSON-RPC message in and out (the protocol log)."""
     on_http: list[HttpTap] = field(default_factory=list)
@@ -156,6 +157,8 @@ class ClientHandlers:
         options: dict[str, Any] = {
             "client_info": mcp.types.Implementation(name="fleet-tui", version=__version__)
         }
+        if self.log_level is not None:  # only 2026-07-28 sends it, with each request
+            options["log_level"] = self.log_level
         if self.on_notification:
             options["message_handler"] = self._message_handler(url)
         roots = self._current_roots if self.roots is not None else None

@@ -22,7 +22,7 @@ from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S, ProgressClock
 from fleet_tui.envs.errors import is_retryable
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_transports import EndpointSpec, Transport
-from fleet_tui.envs.protocol_revision import negotiate, refuse_if_modern
+from fleet_tui.envs.protocol_revision import level_on_modern, negotiate
 from fleet_tui.envs.server_info import server_info
 from fleet_tui.text import describe_error, leaf_errors, one_line
 
@@ -359,14 +359,14 @@ class McpEndpoint:
         return capabilities is not None and capabilities.logging is not None
 
     async def set_log_level(self, level: str) -> None:
-        """Ask the server to send log messages from `level` up (logging/setLevel): gone from
-        spec 2026-07-28, so the SDK's deprecation warning is silenced for the handshake."""
+        """Ask for log messages from `level` up: logging/setLevel (its deprecation warning off)."""
         import warnings
 
         from mcp.shared.exceptions import MCPDeprecationWarning
 
         def send(session: ClientSession) -> Awaitable[object]:
-            refuse_if_modern("logging/setLevel", session.protocol_version)
+            if session.discover_result is not None:  # 2026-07-28: no logging/setLevel
+                return level_on_modern(session, level)
             with warnings.catch_warnings():  # raised when the coroutine is made, not awaited
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
                 return session.set_logging_level(level)  # type: ignore[arg-type]

@@ -3,11 +3,11 @@
 By default the `initialize` handshake (2025-11-25), which every feature is built on. With
 `--protocol latest` a connection first asks `server/discover` for the newest revision the mcp
 SDK speaks (2026-07-28) and falls back to the handshake when the server does not answer it:
-the SDK's own policy (`negotiate_auto`, what its `Client(mode="auto")` runs). What that
-revision removed and fleet-tui does not yet replace is refused in plain words
-(`refuse_if_modern`).
-The choice is made once per command or app run (`speaking`), so every endpoint, the ones that
-connect later included, speaks it.
+the SDK's own policy (`negotiate_auto`, what its `Client(mode="auto")` runs). On that
+revision the log level goes with each request (`level_on_modern`); what it removed and
+fleet-tui does not yet replace is refused in plain words (`refuse_if_modern`). The choice is
+made once per command or app run (`speaking`), so every endpoint, the ones that connect later
+included, speaks it.
 """
 
 from __future__ import annotations
@@ -49,6 +49,19 @@ async def negotiate(session: ClientSession) -> None:
         await negotiate_auto(session)
     else:
         await session.initialize()
+
+
+async def level_on_modern(session: ClientSession, level: str) -> None:
+    """Keep `level` on a 2026-07-28 `session`, which has no logging/setLevel: its log level
+    goes with each request, and is the one it opened with (`ClientHandlers.session_options`).
+    Another level is refused in plain words until the session is opened again."""
+    opened_with = session._log_level  # the SDK keeps it for its requests' _meta, unexposed
+    if level != opened_with:
+        raise EnvError(
+            f"changing the log level is not on protocol {session.protocol_version} in "
+            f"fleet-tui yet: the level goes with each request, set when connecting "
+            f"({opened_with or 'none, so no log messages'}); reconnect to use {level}"
+        )
 
 
 def refuse_if_modern(feature: str, version: str | None) -> None:
