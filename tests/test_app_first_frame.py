@@ -4,9 +4,11 @@ connecting does not hold back what the person first sees."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from textual.geometry import Size
 from textual.widgets import Input
@@ -85,3 +87,43 @@ def test_the_first_frame_of_a_plain_mcp_target_loads_neither_the_sdk_nor_panes_i
         "fleet_tui.ui.widgets.trajectory_pane",
     }
     assert later & set(json.loads(run.stdout)) == set()
+
+
+LEFT_FOR_AFTER_THE_FIRST_FRAME = (
+    "#result",
+    "#screenshot-pane",
+    "#history",
+    "#history-empty",
+    "#server-log",
+    "#protocol",
+)
+
+
+class FirstFrameWidgets(FleetTuiApp):
+    """The app, noting what its screen holds when its first frame has been painted (Textual's
+    Ready)."""
+
+    CSS_PATH = Path(inspect.getfile(FleetTuiApp)).with_name("app.tcss")
+    widget_count = 0
+    present: list[str] = []
+
+    def on_ready(self) -> None:
+        self.widget_count = len(list(self.screen.walk_children()))
+        self.present = [s for s in LEFT_FOR_AFTER_THE_FIRST_FRAME if self.screen.query(s)]
+        super().on_ready()
+
+
+async def test_the_first_frame_leaves_the_panes_out_of_sight_for_after_it(
+    mcp_alpha: ServedMcp,
+) -> None:
+    """Textual styles every widget it mounts: the first frame holds the status bar, the tool
+    list, the form and the footer (about half the screen's widgets); the result, the picture
+    and the history, log and protocol tabs' content are all there once the app connects."""
+    app = FirstFrameWidgets(McpTarget(urls=[mcp_alpha.url]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        assert app.present == []
+        assert app.widget_count < 60
+        for selector in LEFT_FOR_AFTER_THE_FIRST_FRAME:
+            assert len(app.screen.query(selector)) == 1, selector
+        assert len(list(app.screen.walk_children())) > 90

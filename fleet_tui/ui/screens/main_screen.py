@@ -10,6 +10,7 @@ never imports the App class."""
 
 from __future__ import annotations
 
+from asyncio import gather
 from collections import Counter
 from collections.abc import Callable
 
@@ -83,6 +84,10 @@ class MainScreen(PaintsShownWidgets):
         """The sidebar's width (remembered in `preferences`) and the zoom."""
 
     def compose(self) -> ComposeResult:
+        """What the first frame shows; the panes out of sight at first (the history, the
+        server log and the protocol tabs' content, the result and the screenshot) are mounted
+        right after it by `_mount_the_rest`: Textual styles every widget it mounts, and those
+        are half of the screen's widgets."""
         yield StatusBar(id="status")
         yield Banner(id="banner")
         yield self.sidebar_layout.zoom_bar
@@ -92,22 +97,15 @@ class MainScreen(PaintsShownWidgets):
             with TabbedContent(id="sidebar"):
                 with TabPane("Tools", id="pane-tools"):
                     yield ToolList(id="tools")
-                with TabPane("Hist", id="pane-history"):
-                    yield Static(HISTORY_EMPTY, id="history-empty", markup=False)
-                    yield HistoryTable(id="history")
-                with TabPane("Log", id="pane-log"):
-                    yield self.server_log_pane
-                with TabPane("Proto", id="pane-protocol"):
-                    yield self.protocol_pane
+                yield TabPane("Hist", id="pane-history")
+                yield TabPane("Log", id="pane-log")
+                yield TabPane("Proto", id="pane-protocol")
             with Vertical(id="work"):
                 yield ToolPanel(id="tool-panel", timeout_s=self._first_timeout)
-                yield ResultView(id="result")
-            yield ScreenshotPane(id="screenshot-pane")
         yield ProgressPanel(id="progress")
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.screenshot_pane.display = False
         self.sidebar_layout.zoom_bar.display = False
         self.sidebar_layout.mount_splitter()
         self.sidebar_layout.fit(self.app.size)
@@ -117,6 +115,25 @@ class MainScreen(PaintsShownWidgets):
         # Keys typed while the env connects filter the tools it will list (Textual's first
         # focus, the first focusable widget, is the hidden banner's button: they were lost).
         self.tool_list.focus_filter()
+        self.call_after_refresh(self._mount_the_rest)
+
+    async def _mount_the_rest(self) -> None:
+        """Mount what the first frame leaves out, then say the screen is up (`Ready`): what
+        connecting and the extensions touch is all there by then."""
+        screenshot_pane = ScreenshotPane(id="screenshot-pane")
+        screenshot_pane.display = False
+        history = [
+            Static(HISTORY_EMPTY, id="history-empty", markup=False),
+            HistoryTable(id="history"),
+        ]
+        with self.app.batch_update():  # one layout and one paint for them all
+            await gather(
+                self.query_one("#work").mount(ResultView(id="result")),
+                self.query_one("#body").mount(screenshot_pane),
+                self.query_one("#pane-history").mount_all(history),
+                self.query_one("#pane-log").mount(self.server_log_pane),
+                self.query_one("#pane-protocol").mount(self.protocol_pane),
+            )
         self.post_message(self.Ready())
 
     def on_resize(self, event: events.Resize) -> None:
