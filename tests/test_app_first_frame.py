@@ -106,9 +106,11 @@ class FirstFrameWidgets(FleetTuiApp):
     CSS_PATH = Path(inspect.getfile(FleetTuiApp)).with_name("app.tcss")
     widget_count = 0
     present: list[str] = []
+    zoom_key_worked = True
 
     def on_ready(self) -> None:
         self.widget_count = len(list(self.screen.walk_children()))
+        self.zoom_key_worked = bool(self.check_action("toggle_zoom", ()))
         self.present = [s for s in LEFT_FOR_AFTER_THE_FIRST_FRAME if self.screen.query(s)]
         super().on_ready()
 
@@ -118,12 +120,15 @@ async def test_the_first_frame_leaves_the_panes_out_of_sight_for_after_it(
 ) -> None:
     """Textual styles every widget it mounts: the first frame holds the status bar, the tool
     list, the form and the footer (about half the screen's widgets); the result, the picture
-    and the history, log and protocol tabs' content are all there once the app connects."""
+    and the history, log and protocol tabs' content are all there once the app connects. Keys
+    that reach for them wait for them."""
     app = FirstFrameWidgets(McpTarget(urls=[mcp_alpha.url]))
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)
         assert app.present == []
         assert app.widget_count < 60
+        assert not app.zoom_key_worked  # a key reaching for a pane not there yet does nothing
+        assert app.check_action("toggle_zoom", ()) is True
         for selector in LEFT_FOR_AFTER_THE_FIRST_FRAME:
             assert len(app.screen.query(selector)) == 1, selector
         assert len(list(app.screen.walk_children())) > 90

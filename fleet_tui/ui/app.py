@@ -227,7 +227,11 @@ class FleetTuiApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that would do nothing on this target are left out of the footer: a reset on
         plain MCP servers, an extension's action no extension offers here (tasks without
-        --tasks, the agent's without --serve-mcp)."""
+        --tasks, the agent's without --serve-mcp). Until the main screen has mounted the
+        panes its first frame leaves out, only quitting and help work: the others (shown, but
+        dimmed) may reach for those panes."""
+        if not self.main.complete and action not in ("quit", "help"):
+            return None
         if action == "reset_env":
             return not isinstance(self.controller.target, McpTarget)
         if action == "extension" and parameters:

@@ -83,6 +83,9 @@ class MainScreen(PaintsShownWidgets):
         self.sidebar_layout = SidebarLayout(self, preferences)
         """The sidebar's width (remembered in `preferences`) and the zoom."""
 
+    complete = False
+    """Whether the panes the first frame leaves out are mounted (`_mount_the_rest`)."""
+
     def compose(self) -> ComposeResult:
         """What the first frame shows; the panes out of sight at first (the history, the
         server log and the protocol tabs' content, the result and the screenshot) are mounted
@@ -134,6 +137,7 @@ class MainScreen(PaintsShownWidgets):
                 self.query_one("#pane-log").mount(self.server_log_pane),
                 self.query_one("#pane-protocol").mount(self.protocol_pane),
             )
+        self.complete = True
         self.post_message(self.Ready())
 
     def on_resize(self, event: events.Resize) -> None:
