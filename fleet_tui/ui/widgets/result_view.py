@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Static, TabbedContent, TabPane
@@ -156,6 +157,8 @@ class ResultView(Vertical):
 
     HELP_AREA = "result"
     BINDINGS = bindings_for("result")
+    _title_row_only = False
+    """Set while the title changes: the refresh it asks for repaints the top border row."""
 
     class OpenResource(Message):
         """The user asked to read the resource a result links to."""
@@ -168,6 +171,7 @@ class ResultView(Vertical):
         super().__init__(id=id)
         self.plan: ResultPlan | None = None
         self.border_title = "Result"
+        self._title = "Result"
         self._showing = asyncio.Lock()
         """One `show` at a time: two at once (a call's, and its history row's) would mount
         both results."""
@@ -202,7 +206,7 @@ class ResultView(Vertical):
         whole screen per widget); only parts of another kind are mounted."""
         self.plan = plan
         self.set_class(plan.is_error, "-error")
-        self.border_title = literal(plan.title or "Result")
+        self._set_title(plan.title or "Result")
         rendered = self.query_one("#rendered", VerticalScroll)
         pending = _show_parts(rendered, plan.parts)
         rendered.scroll_home(animate=False)
@@ -211,6 +215,30 @@ class ResultView(Vertical):
         set_content(self.query_one("#timing", Static), _timing_table(plan.timing))
         for step in pending:
             await step
+
+    def _set_title(self, title: str) -> None:
+        """Show `title` in the top border, repainting that row alone (textual's setter repaints
+        the whole view, and the title changes with every call)."""
+        if title == self._title:
+            return
+        self._title = title
+        self._title_row_only = True
+        try:
+            self.border_title = literal(title)
+        finally:
+            self._title_row_only = False
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if self._title_row_only and not regions:
+            left, top = self.content_offset
+            regions = (Region(-left, -top, self.outer_size.width, 1),)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _show_structured(self, plan: ResultPlan) -> None:
         view = plan.structured
