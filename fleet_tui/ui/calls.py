@@ -11,10 +11,14 @@ they go on."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from typing import Any, Protocol
 
+from textual.app import ScreenStackError
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer, TimerCallback
 from textual.worker_manager import WorkerManager
 
 from fleet_tui.controller import CallRecord, CallStatus, SessionController
@@ -35,6 +39,11 @@ from fleet_tui.ui.widgets.tool_panel import ToolPanel
 INLINE_PLAN_BYTES = 4 * 1024
 """A result up to this size is formatted on the event loop (about half a millisecond of JSON
 highlighting): handing it to a thread and back costs more, several ms on a loaded machine."""
+
+PAINTS_HELD_S = 0.05
+"""While a call is out, the screen is painted after at most this long: a fast call's "running"
+state and its result reach the terminal in one frame, and no frame is painted meanwhile (a
+paint takes the event loop for milliseconds, the time of a small call's reply)."""
 
 
 class ShowResult(Message):
@@ -87,6 +96,20 @@ class CallsHost(AppServices, Protocol):
     def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
 
     def refresh_status(self) -> None: ...
+
+    @property
+    def screen(self) -> Screen[object]: ...
+
+    def batch_update(self) -> AbstractContextManager[None]: ...
+
+    def set_timer(
+        self,
+        delay: float,
+        callback: TimerCallback | None = None,
+        *,
+        name: str | None = None,
+        pause: bool = False,
+    ) -> Timer: ...
 
 
 class Calls:
@@ -200,9 +223,10 @@ class Calls:
             limit = self._host.tool_panel.call_timeout()
         except ValueError:
             limit = self._host.tool_panel.first_timeout
-        with call_limit(limit):
-            result = await self._host.controller.call(record)
-        await self.show_call(record, result)
+        with _paints_held(self._host, PAINTS_HELD_S):
+            with call_limit(limit):
+                result = await self._host.controller.call(record)
+            await self.show_call(record, result)
 
     async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
         """Show a finished call's result (or why it has none), and its screenshot."""
@@ -268,6 +292,25 @@ class Calls:
                     title=plan.title,
                 )
             )
+
+
+@contextmanager
+def _paints_held(host: CallsHost, most_s: float) -> Iterator[None]:
+    """Hold the screen's paints for the block, or `most_s` if it lasts longer; the screen is
+    painted as soon as they are let go (not at its next beat)."""
+    held = ExitStack()
+    held.enter_context(host.batch_update())
+
+    def let_go() -> None:
+        held.close()  # once: a closed stack holds nothing
+        with suppress(ScreenStackError):  # no screen left: the app is closing
+            host.screen.check_idle()  # a screen paints when idle, and it may be idle already
+
+    host.set_timer(most_s, let_go, name="paints held")
+    try:
+        yield
+    finally:
+        let_go()
 
 
 def _title(entry: CallRecord) -> str:
