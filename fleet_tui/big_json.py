@@ -42,8 +42,8 @@ def compact_json_bytes(value: Any) -> bytes:
     """`compact_json(value)` as UTF-8, for a JSON value (what `model_dump(mode="json")` gives),
     written by orjson: a megabyte string in 0.03 ms rather than 2 ms. A float may be spelled
     otherwise (`1e-7` for `1e-07`: the same number); NaN and infinity are null (as model_dump
-    writes them). A value orjson refuses (a lone surrogate, an integer past 64 bits, a key not
-    a string) goes to `compact_json`."""
+    writes them). A value orjson refuses (an integer past 64 bits, a key not a string) goes to
+    `compact_json`; a lone surrogate is refused there too, as before (UnicodeEncodeError)."""
     try:
         return orjson.dumps(value)
     except orjson.JSONEncodeError:

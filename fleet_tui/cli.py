@@ -36,7 +36,7 @@ def build_app_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not _asks_latest_protocol(argv) and (code := _run_warm(argv)) is not None:
+    if (code := _run_warm(argv)) is not None:
         return code
     from fleet_tui.collector import loading_modules
 
@@ -62,13 +62,6 @@ def run() -> NoReturn:
     from fleet_tui.process_end import end
 
     end(main())
-
-
-def _asks_latest_protocol(argv: list[str]) -> bool:
-    """Whether `argv` asks for `--protocol latest`, which a warm session (opened with the
-    handshake) cannot give: such a command opens its own connections."""
-    given = zip(argv, [*argv[1:], ""], strict=True)
-    return "--protocol=latest" in argv or ("--protocol", "latest") in given
 
 
 def _run_warm(argv: list[str]) -> int | None:

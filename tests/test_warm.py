@@ -106,9 +106,10 @@ def test_a_command_asking_the_latest_protocol_is_not_forwarded(mcp_alpha, warm):
     warm("tools", "--mcp", mcp_alpha.url, "--keep-warm", "60")
     before = served(warm)
     latest = warm("call", "--mcp", mcp_alpha.url, "--protocol", "latest", "whoami")
+    shortened = warm("call", "--mcp", mcp_alpha.url, "--proto=latest", "whoami")
     handshake = warm("call", "--mcp", mcp_alpha.url, "whoami")
 
-    assert latest.returncode == handshake.returncode == 0, latest.stderr
+    assert latest.returncode == shortened.returncode == handshake.returncode == 0, latest.stderr
     assert served(warm) == before + 1, "only the handshake call was forwarded"
 
 

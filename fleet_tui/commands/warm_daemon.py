@@ -37,6 +37,7 @@ from fleet_tui.commands.output import Output
 from fleet_tui.commands.target_options import target_from_args
 from fleet_tui.controller import SessionController
 from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.protocol_revision import DEFAULT_PROTOCOL
 from fleet_tui.envs.server_requests import ElicitAnswer, ElicitRequest, SampleRequest
 from fleet_tui.envs.targets import McpTarget, Target
 from fleet_tui.session_open import connect, open_session
@@ -303,8 +304,8 @@ class WarmDaemon:
     def servable(self, request: dict[str, Any]) -> tuple[ModuleType, argparse.Namespace] | None:
         """(the command's module, its parsed arguments) when this daemon can run the command
         line as the command would: `call` or `tools` on this very target (URLs and headers)
-        from the same directory, without `--log-level` or `--trace` (they concern the
-        connection itself)."""
+        from the same directory, without `--log-level`, `--trace` or `--protocol latest` (they
+        concern the connection itself)."""
         argv = request.get("argv") or [""]
         if argv[0] not in WARM_COMMANDS or request.get("cwd") != self.cwd:
             return None
@@ -314,7 +315,12 @@ class WarmDaemon:
             target = target_from_args(args)
         except (ParseError, argparse.ArgumentError, EnvError):  # run cold, it says what is wrong
             return None
-        if args.log_level is not None or args.trace is not None or not self.serves(target):
+        if (
+            args.log_level is not None
+            or args.trace is not None
+            or args.protocol != DEFAULT_PROTOCOL  # the session here spoke the handshake
+            or not self.serves(target)
+        ):
             return None
         return command_module(argv[0]), args
 

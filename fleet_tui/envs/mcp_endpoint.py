@@ -359,7 +359,7 @@ class McpEndpoint:
         return capabilities is not None and capabilities.logging is not None
 
     async def set_log_level(self, level: str) -> None:
-        """Ask for log messages from `level` up: logging/setLevel (its deprecation warning off)."""
+        """Ask for log messages from `level` up: logging/setLevel (2026-07-28 has none)."""
         import warnings
 
         from mcp.shared.exceptions import MCPDeprecationWarning

@@ -79,31 +79,25 @@ def tool_from_mcp(obj: Any, endpoint: str) -> Tool:
     """A Tool from a listed MCP tool, as an object or its dict form (either casing)."""
     if not isinstance(obj, Mapping):
         return tool_from_wire(listed_fields(obj), endpoint)
-    tool = obj
-    return Tool(
-        name=str(tool["name"]),
-        description=tool.get("description") or "",
-        title=tool.get("title"),
-        input_schema=pick(tool, "input_schema", "inputSchema") or {"type": "object"},
-        output_schema=pick(tool, "output_schema", "outputSchema"),
-        endpoint=endpoint,
-        broken=broken_reason(tool),
-        annotations=tool.get("annotations") if isinstance(tool.get("annotations"), dict) else None,
-        task_support=task_support(tool),
-    )
+    schemas = pick(obj, "input_schema", "inputSchema"), pick(obj, "output_schema", "outputSchema")
+    return _tool(obj, endpoint, *schemas)
 
 
 def tool_from_wire(tool: Mapping[str, Any], endpoint: str) -> Tool:
     """A Tool from a listed tool's JSON as the SDK checked it: only the protocol's names are
     read, so a key a server adds beside them (`input_schema`) cannot stand in for the checked
     one (`inputSchema`)."""
+    return _tool(tool, endpoint, tool.get("inputSchema"), tool.get("outputSchema"))
+
+
+def _tool(tool: Mapping[str, Any], endpoint: str, input_schema: Any, output_schema: Any) -> Tool:
     annotations = tool.get("annotations")
     return Tool(
-        name=tool["name"],
+        name=str(tool["name"]),
         description=tool.get("description") or "",
         title=tool.get("title"),
-        input_schema=tool.get("inputSchema") or {"type": "object"},
-        output_schema=tool.get("outputSchema"),
+        input_schema=input_schema or {"type": "object"},
+        output_schema=output_schema,
         endpoint=endpoint,
         broken=broken_reason(tool),
         annotations=annotations if isinstance(annotations, dict) else None,
@@ -112,7 +106,7 @@ def tool_from_wire(tool: Mapping[str, Any], endpoint: str) -> Tool:
 
 
 def listed_fields(tool: Any) -> dict[str, Any]:
-    """The fields `tool_from_mcp` reads of the SDK's tool object, in wire casing. Read one by
+    """The fields `tool_from_wire` reads of the SDK's tool object, in wire casing. Read one by
     one rather than dumped: dumping copied every schema of a listing once more (a third of the
     time it took to list 10,000 tools); only the small annotations and execution are dumped."""
     return {

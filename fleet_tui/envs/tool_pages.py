@@ -2,7 +2,7 @@
 
 The SDK's `ClientSession.list_tools` checks the reply against the negotiated protocol version's
 schema, then parses it a second time into its version-free `Tool` objects, which fleet-tui
-reads once more into its own `Tool`s (`results.tool_from_mcp`). On a connection of the
+reads once more into its own `Tool`s (`results.tool_from_wire`). On a connection of the
 handshake era (before 2026-07-28) nothing else comes of that second parse for fleet-tui: the
 SDK keeps each tool's output schema there, for the checks of its `call_tool`, which fleet-tui
 does not use (it sends tools/call itself, `envs/tool_call.py`, and checks results against

@@ -303,8 +303,10 @@ def _message_json(message: BaseModel) -> bytes:
 
 def _plain_fields(value: Any) -> dict[str, Any]:
     """A model's fields by the names pydantic writes them under, None ones left out, for orjson
-    to write as they are; a model pydantic would write otherwise (its own serializers, extra,
-    computed or excluded fields), or any other value, is refused (TypeError)."""
+    to write as they are; a model declaring its own serializers, extra, computed or excluded
+    fields, or any other value, is refused (TypeError). Meant for the JSON-RPC message types,
+    whose payloads are plain values; not for models written other ways (a root model, an
+    annotated serializer)."""
     model = type(value)
     if not isinstance(value, BaseModel) or _written_its_own_way(model):
         raise TypeError(f"{model.__name__} is written by pydantic")

@@ -218,7 +218,10 @@ class FleetTuiApp(App[int]):
 
     @on(MainScreen.Ready)
     def _start(self) -> None:
-        """Connect once the main screen is up; extensions then add their panes and keys."""
+        """Connect once the main screen is up; extensions then add their panes and keys (not
+        when the person quit meanwhile: what they would open would outlive the closing)."""
+        if self.shutting_down:
+            return
         self.connection.start()
         for extension in self.extensions:
             self.call_later(extension, self)

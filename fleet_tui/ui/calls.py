@@ -299,17 +299,18 @@ def _paints_held(host: CallsHost, most_s: float) -> Iterator[None]:
     """Hold the screen's paints for the block, or `most_s` if it lasts longer; the screen is
     painted as soon as they are let go (not at its next beat)."""
     held = ExitStack()
-    held.enter_context(host.batch_update())
 
     def let_go() -> None:
         held.close()  # once: a closed stack holds nothing
         with suppress(ScreenStackError):  # no screen left: the app is closing
             host.screen.check_idle()  # a screen paints when idle, and it may be idle already
 
-    host.set_timer(most_s, let_go, name="paints held")
+    timer = host.set_timer(most_s, let_go, name="paints held")
+    held.enter_context(host.batch_update())
     try:
         yield
     finally:
+        timer.stop()
         let_go()
 
 
