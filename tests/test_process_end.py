@@ -49,10 +49,10 @@ def test_a_failing_command_ends_with_its_exit_code(mcp_alpha: ServedMcp):
 
 def test_threads_are_joined_and_atexit_handlers_run_before_the_end(mcp_alpha: ServedMcp):
     before = """
-        import atexit, threading, time
+        import atexit, threading
         atexit.register(lambda: print("atexit ran", flush=False))
         def late():
-            time.sleep(0.5)
+            threading.main_thread().join()  # until the command is done and the end begins
             print("thread done", flush=False)
         threading.Thread(target=late).start()
         """
