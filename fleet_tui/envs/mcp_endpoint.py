@@ -22,7 +22,7 @@ from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S, ProgressClock
 from fleet_tui.envs.errors import is_retryable
 from fleet_tui.envs.mcp_client import ClientHandlers
 from fleet_tui.envs.mcp_transports import EndpointSpec, Transport
-from fleet_tui.envs.protocol_revision import level_on_modern, negotiate
+from fleet_tui.envs.protocol_revision import is_modern, level_on_modern, negotiate
 from fleet_tui.envs.server_info import server_info
 from fleet_tui.text import describe_error, leaf_errors, one_line
 
@@ -365,7 +365,7 @@ class McpEndpoint:
         from mcp.shared.exceptions import MCPDeprecationWarning
 
         def send(session: ClientSession) -> Awaitable[object]:
-            if session.discover_result is not None:  # 2026-07-28: no logging/setLevel
+            if is_modern(session.protocol_version):  # no logging/setLevel there
                 return level_on_modern(session, level)
             with warnings.catch_warnings():  # raised when the coroutine is made, not awaited
                 warnings.simplefilter("ignore", MCPDeprecationWarning)

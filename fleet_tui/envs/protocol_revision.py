@@ -64,12 +64,18 @@ async def level_on_modern(session: ClientSession, level: str) -> None:
         )
 
 
+def is_modern(version: str | None) -> bool:
+    """Whether a connection on `version` speaks a revision negotiated by `server/discover`
+    (2026-07-28 and later), rather than the handshake's."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    return version in MODERN_PROTOCOL_VERSIONS
+
+
 def refuse_if_modern(feature: str, version: str | None) -> None:
     """EnvError in plain words when a connection on `version` cannot have `feature`: its
     revision removed it and fleet-tui does not yet speak what replaced it."""
-    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
-    if version in MODERN_PROTOCOL_VERSIONS:
+    if is_modern(version):
         raise EnvError(
             f"{feature} is not on protocol {version} in fleet-tui yet "
             "(--protocol handshake speaks it)"

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import BaseModel, Field
 
 from fleet_tui.collector import held_off
+from fleet_tui.envs.protocol_revision import is_modern
 from fleet_tui.envs.results import listed_fields
 
 if TYPE_CHECKING:
@@ -56,10 +57,9 @@ async def tool_page(
 ) -> ToolPage:
     """The page of tools at `params`' cursor (the first page without one)."""
     import mcp.types
-    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
     with held_off():  # the collector (see the module), as long as the request's time limit
-        if session.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        if is_modern(session.protocol_version):
             listed = await session.list_tools(params=params)
             tools = [listed_fields(tool) for tool in listed.tools]
             return ToolPage(tools=tools, nextCursor=listed.next_cursor)
