@@ -36,7 +36,6 @@ async def test_call_shows_text_history_and_timing(two_servers):
         entry = await call(pilot, "echo", {"text": "hello from the form"})
         assert entry.status == "ok"
         assert "hello from the form" in rendered_text(app)
-        assert app.history.row_count == 1
         app.result_view.select_tab("timing")
         await pilot.pause()
         timing = dict(app.result_view.plan.timing)
@@ -47,6 +46,25 @@ async def test_call_shows_text_history_and_timing(two_servers):
         await call(pilot, "echo", {"text": "# Notes\n\n- one\n- **two**"})
         [markdown] = app.query("#rendered Markdown")
         assert markdown.source.startswith("# Notes")
+
+
+async def test_history_holds_its_rows_while_its_tab_is_hidden(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "echo", {"text": "one"})
+        await call(pilot, "echo", {"text": "two"})
+        assert app.history.row_count == 0 and len(app.history.entries) == 2
+        await pilot.press("f3")
+        await pilot.pause()
+        assert app.history.row_count == 2 and app.history.cursor_row == 1
+        assert "echo  ok" in app.history.get_row("2")[1].plain
+        assert str(app.result_view.border_title).startswith("#2 ")  # still the last result
+        app.start_call("echo", {"text": "three"})  # shown: its row comes with the call
+        await wait_for(pilot, lambda: app.history.row_count == 3)
+        await wait_idle(pilot)
+        assert "echo  ok" in app.history.get_row("3")[1].plain
+        assert app.history.cursor_row == 2
 
 
 async def test_escape_cancels_a_running_call(two_servers):

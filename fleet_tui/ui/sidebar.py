@@ -81,6 +81,7 @@ class SidebarActions:
 
     def show_history(self) -> None:
         self._screen.show_sidebar_pane("pane-history")
+        self._screen.history.write_held_rows()  # its rows are there for what comes next
         # at once, not on the app's next turn: a key typed right after f3 (f1) acts on it
         self._screen.set_focus(self._screen.history)
 

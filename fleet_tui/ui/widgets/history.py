@@ -1,6 +1,7 @@
 """The session history: every call with its tool, arguments, status and latency; once an agent
 called, whose each call is (for an agent's, which agent), how long it was held and whether the
-person edited it."""
+person edited it. While its tab is not shown the table holds the rows of new and changed calls
+and writes them when it is shown: a call then costs it no table work."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from textual.widgets import DataTable
 from fleet_tui.controller import Caller, CallRecord, CallStatus
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.keymap import bindings_for, marks_of
-from fleet_tui.ui.widgets.in_place import SizedByContainer
+from fleet_tui.ui.widgets.in_place import SizedByContainer, is_displayed
 
 
 def arguments_summary(record: CallRecord, limit: int = 60) -> str:
@@ -62,6 +63,8 @@ class HistoryTable(DataTable, SizedByContainer):
         self.entries: dict[str, CallRecord] = {}
         self.agent_seen = False
         """An agent's call came: from then on every call says whose it is."""
+        self._due: dict[str, None] = {}
+        """The keys of calls whose rows are to be written (in order), when the table is shown."""
 
     def on_mount(self) -> None:
         self.tooltip = marks_of("History")
@@ -71,20 +74,49 @@ class HistoryTable(DataTable, SizedByContainer):
     def add_entry(self, entry: CallRecord) -> None:
         if entry.caller == Caller.AGENT and not self.agent_seen:
             self.agent_seen = True
-            self.on_resize()  # mark the person's earlier calls as theirs
+            self._due.update(dict.fromkeys(self.entries))  # mark the person's calls as theirs
         key = str(entry.number)
         self.entries[key] = entry
-        self.add_row(*self._cells(entry), key=key, height=2)
-        self.move_cursor(row=self.row_count - 1)
+        self._due[key] = None
+        self._write_due_rows()
 
     def update_entry(self, entry: CallRecord) -> None:
-        key = str(entry.number)
-        for column, value in zip(("number", "call"), self._cells(entry), strict=True):
-            self.update_cell(key, column, value, update_width=True)
+        self._due[str(entry.number)] = None
+        self._write_due_rows()
 
     def on_resize(self) -> None:
-        for entry in self.entries.values():
-            self.update_entry(entry)
+        self._due.update(dict.fromkeys(self.entries))  # the cells fit the new width
+        self._write_due_rows()
+
+    def on_show(self) -> None:
+        self.write_held_rows()
+
+    def on_focus(self) -> None:  # keys typed as the tab is shown act on the rows
+        self.write_held_rows()
+
+    def write_held_rows(self) -> None:
+        """The rows held while the tab was not shown, the cursor on the last; the result view
+        keeps what it shows."""
+        with self.prevent(DataTable.RowHighlighted):
+            self._write_due_rows()
+
+    def _write_due_rows(self) -> None:
+        """Write the rows of calls added or changed since they were last written, if the table
+        is in sight (a new call's row takes the cursor)."""
+        if not self._due or not is_displayed(self):
+            return
+        added = False
+        for key in self._due:
+            cells = self._cells(self.entries[key])
+            if key in self.rows:
+                for column, value in zip(("number", "call"), cells, strict=True):
+                    self.update_cell(key, column, value, update_width=True)
+            else:
+                self.add_row(*cells, key=key, height=2)
+                added = True
+        self._due.clear()
+        if added:
+            self.move_cursor(row=self.row_count - 1)
 
     def _cells(self, entry: CallRecord) -> list[Text]:
         """`#`, then the tool, status and latency over the arguments (or the message), after
@@ -108,6 +140,10 @@ class HistoryTable(DataTable, SizedByContainer):
         return [Text(str(entry.number), style="dim"), call]
 
     def current(self) -> CallRecord | None:
+        """The call under the cursor; while a new call's row is held, the last call (where the
+        cursor goes when the row is written)."""
+        if any(key not in self.rows for key in self._due):
+            return self.entries[next(reversed(self.entries))]
         if not self.row_count:
             return None
         key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value

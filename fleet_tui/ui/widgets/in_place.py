@@ -27,11 +27,11 @@ def set_content(widget: Static, content: VisualType) -> None:
     if content == widget.content:
         return
     widget.update(content, layout=False)
-    if _is_displayed(widget) and not _keeps_its_box(widget):
+    if is_displayed(widget) and not _keeps_its_box(widget):
         widget.refresh(layout=True)
 
 
-def _is_displayed(widget: DOMNode) -> bool:
+def is_displayed(widget: DOMNode) -> bool:
     """Whether `widget` and its containers are all displayed. One that is not (say, in a tab
     not shown) needs no layout now: it gets one when it, or its container, is shown."""
     return all(node.display for node in widget.ancestors_with_self)
@@ -70,7 +70,7 @@ class PaintsShownWidgets(Screen[None]):
     screen out, which paints the widget afresh."""
 
     async def _on_update(self, message: messages.Update) -> None:
-        if _is_displayed(message.widget):
+        if is_displayed(message.widget):
             await super()._on_update(message)
         else:
             message.stop()
