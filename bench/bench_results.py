@@ -1,15 +1,16 @@
 """Big results benchmark: the cost of recording a 1 MB call, and a 10 MB result in the app.
 
-Run: .venv/bin/python bench/bench_results.py [--runs 5]
+Run: .venv/bin/python bench/bench_results.py [--runs 15] [--app-runs 5]
 Against the test suite's `beta` MCP server (its `big` tool: `kib` KiB of text, sent as text and
 as structured content), in this process:
 - 1 MB call: the mcp SDK's `ClientSession.call_tool` alone; fleet-tui's MCP env; a session on
   the same target recorded to a session file (a controller given a recorder), the way the app
   records. Interleaved, medians.
   Goal: recorded / raw SDK <= 1.1.
-- 10 MB result in the app (headless, recorded): the longest the event loop stalled (a task
-  that sleeps 5 ms and notes how late it wakes) from pressing ctrl+s until the result is shown,
-  and that time. Goals: stall <= 50 ms, shown <= 1 s.
+- 10 MB result in the app (headless, recorded), `--app-runs` times: the longest the event loop
+  stalled (a task that sleeps 5 ms and notes how late it wakes) from pressing ctrl+s until the
+  result is shown, and that time. Goals: stall median <= 50 ms and max <= 80 ms, shown <= 1 s
+  (median).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from fleet_tui.session.recorder import SessionRecorder  # noqa: E402
 
 RECORDING_GOAL = 1.1
 STALL_GOAL_S = 0.050
+STALL_MAX_GOAL_S = 0.080
 SHOWN_GOAL_S = 1.0
 
 
@@ -109,13 +111,17 @@ async def ten_megabytes_in_the_app(url: str, folder: Path) -> tuple[float, float
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=5)
-    runs = parser.parse_args().runs
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--app-runs", type=int, default=5)
+    args = parser.parse_args()
     server, url = start_mcp_server("beta")
     try:
         with tempfile.TemporaryDirectory() as folder:
-            medians = asyncio.run(one_megabyte_calls(url, runs, Path(folder)))
-            stall, shown = asyncio.run(ten_megabytes_in_the_app(url, Path(folder)))
+            medians = asyncio.run(one_megabyte_calls(url, args.runs, Path(folder)))
+            in_app = [
+                asyncio.run(ten_megabytes_in_the_app(url, Path(folder)))
+                for _ in range(args.app_runs)
+            ]
     finally:
         server.kill()
     raw = medians["raw SDK"]
@@ -124,9 +130,15 @@ def main() -> None:
     ratio = medians["fleet-tui recording"] / raw
     met = "met" if ratio <= RECORDING_GOAL else "NOT met"
     print(f"  recorded / raw SDK: {ratio:.2f}x (goal <= {RECORDING_GOAL}x: {met})")
-    met = "met" if stall <= STALL_GOAL_S else "NOT met"
-    print(f"10 MB result in the app: longest event-loop stall {stall * 1000:.0f} ms ", end="")
-    print(f"(goal <= {STALL_GOAL_S * 1000:.0f} ms: {met})")
+    stalls = [stall for stall, _ in in_app]
+    stall, most = statistics.median(stalls), max(stalls)
+    met = "met" if stall <= STALL_GOAL_S and most <= STALL_MAX_GOAL_S else "NOT met"
+    print(
+        f"10 MB result in the app, {len(in_app)} runs: longest event-loop stall median "
+        f"{stall * 1000:.0f} ms, max {most * 1000:.0f} ms (goal <= {STALL_GOAL_S * 1000:.0f}"
+        f" / {STALL_MAX_GOAL_S * 1000:.0f} ms: {met})"
+    )
+    shown = statistics.median(shown for _, shown in in_app)
     met = "met" if shown <= SHOWN_GOAL_S else "NOT met"
     print(f"  shown after {shown * 1000:.0f} ms (goal <= {SHOWN_GOAL_S * 1000:.0f} ms: {met})")
 
