@@ -183,6 +183,7 @@ class ResultView(Vertical):
                     Static(
                         "No result yet: pick a tool, fill the form, press Call.", classes="hint"
                     ),
+                    _hidden(ImageView(id="result-picture", classes="result-image")),
                     id="rendered",
                 )
             with TabPane("Raw", id="tab-raw"):
@@ -208,7 +209,7 @@ class ResultView(Vertical):
         self.set_class(plan.is_error, "-error")
         self._set_title(plan.title or "Result")
         rendered = self.query_one("#rendered", VerticalScroll)
-        pending = _show_parts(rendered, plan.parts)
+        pending = _show_parts(rendered, plan.parts, self.query_one("#result-picture", ImageView))
         rendered.scroll_home(animate=False)
         self.query_one("#raw", TextPager).set_text(plan.raw)
         self._show_structured(plan)
@@ -312,20 +313,57 @@ class ResultView(Vertical):
         self.query_one(TabbedContent).active = f"tab-{tab}"
 
 
-def _show_parts(container: Widget, parts: list[Part]) -> list[Awaitable[None]]:
+def _show_parts(container: Widget, parts: list[Part], picture: ImageView) -> list[Awaitable[None]]:
     """Show `parts` in `container`'s children, changed in place while each fits its part; from
-    the first that does not, the rest is removed and new widgets are mounted. Returns what to
-    await for those removals and mounts (started already)."""
-    children = list(container.children)
+    the first that does not, the rest is removed and new widgets are mounted. The first image
+    part is shown by `picture`, mounted for good and hidden while a result has no image: it
+    keeps its size across results, so a new screenshot is scaled for it as soon as it is
+    decoded. Returns what to await for the removals and mounts (started already)."""
+    at = next((i for i, part in enumerate(parts) if isinstance(part, ImagePart)), None)
+    image = parts[at] if at is not None else None
+    others = [part for i, part in enumerate(parts) if i != at]
+    children = [child for child in container.children if child is not picture]
     kept = 0
-    while kept < min(len(children), len(parts)) and update_part(children[kept], parts[kept]):
+    while kept < min(len(children), len(others)) and update_part(children[kept], others[kept]):
         kept += 1
     pending: list[Awaitable[None]] = []
     if kept < len(children):
         pending.append(container.remove_children(children[kept:]))
-    if kept < len(parts):
-        pending.append(container.mount_all([part_widget(p) for p in parts[kept:]]))
-    return pending
+    _show_picture(picture, image if isinstance(image, ImagePart) else None)
+    new = [part_widget(part) for part in others[kept:]]
+    return pending + _mount_around(container, picture, at, children[:kept], new)
+
+
+def _mount_around(
+    container: Widget, picture: ImageView, at: int | None, kept: list[Widget], new: list[Widget]
+) -> list[Awaitable[None]]:
+    """Mount `new` after the `kept` widgets, with `picture` between them where it shows part
+    `at` (moved only when it is elsewhere); a hidden picture (`at` None) stays where it is."""
+    if at is None or at < len(kept):
+        if at is not None and _index(picture) + 1 != _index(kept[at]):
+            container.move_child(picture, before=kept[at])
+        return [container.mount_all(new)] if new else []
+    if kept and _index(kept[-1]) > _index(picture):
+        container.move_child(picture, after=kept[-1])
+    before, after = new[: at - len(kept)], new[at - len(kept) :]
+    return [
+        *([container.mount_all(before, before=picture)] if before else []),
+        *([container.mount_all(after, after=picture)] if after else []),
+    ]
+
+
+def _index(widget: Widget) -> int:
+    """Where `widget` is among its container's children."""
+    return widget.parent.children.index(widget) if widget.parent else 0
+
+
+def _show_picture(picture: ImageView, part: ImagePart | None) -> None:
+    """Show `part` in `picture`, or hide it and let its picture go when there is none."""
+    picture.display = part is not None
+    if part is not None:
+        update_part(picture, part)
+    elif picture.data is not None:
+        picture.show(None)
 
 
 def _hidden(widget: Widget) -> Widget:

@@ -1,0 +1,92 @@
+"""The result view shows a result's first image in one picture widget, mounted for good: kept
+across results (its size with it), hidden when a result has no image, placed where the image
+is among the result's parts."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
+from fleet_tui.local.envs import todo_gui
+from fleet_tui.ui.result_format import plan_result
+from fleet_tui.ui.widgets.image_view import ImageView
+from fleet_tui.ui.widgets.result_view import ResultView
+from tests.app_driver import SIZE, wait_for
+
+
+class ResultHost(App):
+    CSS = "ResultView { height: 1fr; }"
+
+    def compose(self) -> ComposeResult:
+        yield ResultView()
+
+
+def screenshot(index: int) -> bytes:
+    todos = [todo_gui.Todo(i, f"Todo {i} of screen {index}", i % 2 == 0) for i in range(4)]
+    return todo_gui.render(todos, todo_gui.Ui())
+
+
+async def show(app: ResultHost, *blocks: TextBlock | ImageBlock) -> None:
+    await app.query_one(ResultView).show(plan_result(ToolResult(blocks=list(blocks)), None, "t"))
+
+
+def picture(app: ResultHost) -> ImageView:
+    [view] = app.query("#rendered ImageView")
+    return view
+
+
+def shown(app: ResultHost) -> list[str]:
+    """The Rendered tab's widgets shown, in order: an image as `image:<its bytes' length>`."""
+    rendered = app.query_one("#rendered")
+    return [
+        f"image:{len(child.data or b'')}" if isinstance(child, ImageView) else str(child.content)
+        for child in rendered.children
+        if child.display
+    ]
+
+
+async def test_the_picture_widget_is_kept_across_results_and_hidden_without_an_image():
+    app = ResultHost()
+    async with app.run_test(size=SIZE) as pilot:
+        first, second = screenshot(1), screenshot(2)
+        await show(app, TextBlock(text="clicked"), ImageBlock(data=first))
+        view = picture(app)
+        await wait_for(pilot, lambda: view.picture is not None and view.size.area)
+        box = view.size
+
+        await show(app, TextBlock(text="no screen this time"))
+        assert picture(app) is view and not view.display
+        assert view.data is None and view.picture is None, "its picture is let go"
+        assert shown(app) == ["no screen this time"]
+
+        await show(app, TextBlock(text="typed"), ImageBlock(data=second))
+        assert picture(app) is view and view.display and view.data is second
+        await wait_for(pilot, lambda: view.picture is not None)
+        assert shown(app) == ["typed", f"image:{len(second)}"]
+
+        await show(app, TextBlock(text="scrolled"), ImageBlock(data=first))
+        assert view.size == box, "sized before the next screenshot is decoded"
+        await wait_for(pilot, lambda: view.picture is not None)
+        assert view.data is first and view.rendered_cells != (0, 0)
+
+
+async def test_the_picture_sits_where_the_image_is_among_the_parts():
+    app = ResultHost()
+    async with app.run_test(size=SIZE) as pilot:
+        png = screenshot(1)
+        image = f"image:{len(png)}"
+        await show(app, ImageBlock(data=png), TextBlock(text="after"))
+        await pilot.pause()
+        assert shown(app) == [image, "after"]
+        await show(app, TextBlock(text="before"), ImageBlock(data=png))
+        await pilot.pause()
+        assert shown(app) == ["before", image]
+        await show(app, TextBlock(text="before"), ImageBlock(data=png), TextBlock(text="after"))
+        await pilot.pause()
+        assert shown(app) == ["before", image, "after"]
+        await show(app, ImageBlock(data=png), TextBlock(text="one"), TextBlock(text="two"))
+        await pilot.pause()
+        assert shown(app) == [image, "one", "two"]
+        await show(app, TextBlock(text="a"), TextBlock(text="b"), ImageBlock(data=png))
+        await pilot.pause()
+        assert shown(app) == ["a", "b", image]
