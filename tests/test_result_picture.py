@@ -1,6 +1,7 @@
 """The result view shows a result's first image in one picture widget, mounted for good: kept
 across results (its size with it), hidden when a result has no image, placed where the image
-is among the result's parts."""
+is among the result's parts. The next screenshot, in that widget and the screenshot pane,
+takes the box of the one before: the screen is not laid out again for it."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ from fleet_tui.local.envs import todo_gui
 from fleet_tui.ui.result_format import plan_result
 from fleet_tui.ui.widgets.image_view import ImageView
 from fleet_tui.ui.widgets.result_view import ResultView
+from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 from tests.app_driver import SIZE, wait_for
 
 
 class ResultHost(App):
-    CSS = "ResultView { height: 1fr; }"
+    CSS = "ResultView, ScreenshotPane { height: 1fr; }"
 
     def compose(self) -> ComposeResult:
         yield ResultView()
+        yield ScreenshotPane()
 
 
 def screenshot(index: int) -> bytes:
@@ -90,3 +93,23 @@ async def test_the_picture_sits_where_the_image_is_among_the_parts():
         await show(app, TextBlock(text="a"), TextBlock(text="b"), ImageBlock(data=png))
         await pilot.pause()
         assert shown(app) == ["a", "b", image]
+
+
+async def test_the_next_screenshot_is_drawn_in_both_views_without_a_layout():
+    app = ResultHost()
+    async with app.run_test(size=SIZE) as pilot:
+        views = [picture(app), app.query_one(ScreenshotPane).image]
+
+        async def show_screenshot(png: bytes) -> None:
+            await show(app, ImageBlock(data=png))
+            app.query_one(ScreenshotPane).show(png, "image/png")
+            await wait_for(pilot, lambda: all(v.data is png and v.picture for v in views))
+            await pilot.pause()
+
+        await show_screenshot(screenshot(1))
+        boxes = [v.rendered_cells for v in views]
+        layouts: list[object] = []
+        app.screen.screen_layout_refresh_signal.subscribe(app.screen, layouts.append)
+        await show_screenshot(screenshot(2))
+        assert [v.rendered_cells for v in views] == boxes
+        assert layouts == [], "blanked and drawn again in the same box: repaints only"

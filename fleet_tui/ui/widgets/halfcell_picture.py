@@ -14,13 +14,15 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+from typing import Self
 
 from PIL import Image as PILImage
 from rich.color import Color
 from rich.color_triplet import ColorTriplet
 from rich.segment import Segment
 from rich.style import Style
-from textual.geometry import Size
+from textual.css.scalar import Unit
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual_image.renderable.halfcell import Image as HalfcellRenderable
 from textual_image.widget import HalfcellImage
@@ -37,13 +39,35 @@ class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
         self, image: PILImage.Image | None = None, *, id: str | None = None, classes: str = ""
     ) -> None:
         self._rows: tuple[object, Size, Style, list[Strip]] | None = None
+        self._box_kept = False
+        """Set while the picture changes in a box of fixed cells: a repaint is all it needs."""
         super().__init__(image, id=id, classes=classes)
 
     @HalfcellImage.image.setter  # type: ignore[attr-defined]  # textual-image's is untyped
     def image(self, value: PILImage.Image | None) -> None:
-        HalfcellImage.image.fset(self, value)  # type: ignore[attr-defined]
+        """textual-image lays the whole screen out for every new picture (its size may follow
+        the picture's); in a box of so many columns and rows the picture is only repainted."""
+        self._box_kept = self._sized_in_cells()
+        try:
+            HalfcellImage.image.fset(self, value)  # type: ignore[attr-defined]
+        finally:
+            self._box_kept = False
         if self._rows is not None and self._rows[0] is not value:
             self._rows = None
+
+    def _sized_in_cells(self) -> bool:
+        width, height = self.styles.width, self.styles.height
+        return all(side is not None and side.unit == Unit.CELLS for side in (width, height))
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        layout = layout and not self._box_kept
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     async def prepare(self, picture: PILImage.Image, size: Size) -> None:
         """Make `picture`'s rows for `size` (cells) in a thread, before it is shown at that size."""

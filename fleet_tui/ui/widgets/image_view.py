@@ -18,6 +18,7 @@ from textual.widgets import Static
 from fleet_tui.text import error_message
 from fleet_tui.ui import images
 from fleet_tui.ui.safe_text import literal
+from fleet_tui.ui.widgets.in_place import set_content
 
 
 class ImageView(Widget):
@@ -96,7 +97,7 @@ class ImageView(Widget):
         """Display `data` (PNG, JPEG, ...), or a message saying why it cannot be shown. The
         picture shown before is let go at once; the new one is decoded in a thread."""
         self.data, self.mime_type = data, mime_type
-        self._draw(None)
+        self._draw(None, decoding=data is not None)
         if data is not None:
             self.run_worker(
                 self._decode(data, mime_type),
@@ -138,14 +139,17 @@ class ImageView(Widget):
         """The view's parts were removed while it decoded (a newer result replaced it)."""
         return not self.query("#picture")
 
-    def _draw(self, prepared: images.Prepared | None) -> None:
+    def _draw(self, prepared: images.Prepared | None, *, decoding: bool = False) -> None:
+        """Show `prepared`; while the next picture is `decoding`, the box of the one before
+        stays (blank), so neither the blank nor the new picture lays the screen out again."""
         self.prepared = prepared
         picture: Any = self.query_one("#picture")  # a textual-image widget, loaded on first use
         picture.image = self.picture
         message = self.query_one(".image-error", Static)
-        message.update(literal(self.error or ""))
+        set_content(message, literal(self.error or ""))
         message.display = self.error is not None
-        self.query_one(Center).display = self.picture is not None
+        center = self.query_one(Center)
+        center.display = self.picture is not None or (decoding and center.display)
         self._fit()
         if prepared is not None:
             self.post_message(self.Ready(self))

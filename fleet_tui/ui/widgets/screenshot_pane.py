@@ -14,6 +14,7 @@ from textual.widgets import Static
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.screens.image_screen import ImageScreen
 from fleet_tui.ui.widgets.image_view import ImageView
+from fleet_tui.ui.widgets.in_place import set_content
 
 # Textual key names -> the key names computer-use tools take (xdotool style).
 SPECIAL_KEYS = {
@@ -114,7 +115,7 @@ class ScreenshotPane(Vertical, can_focus=True):
         if self.image.picture is not None:
             width, height = self.image.image_size
             line.append(f"  {width}x{height}", style="dim")
-        self.query_one("#screenshot-modes", Static).update(line)
+        set_content(self.query_one("#screenshot-modes", Static), line)
         self.set_class(self.typing, "-typing")
 
     def on_image_view_clicked(self, event: ImageView.Clicked) -> None:
