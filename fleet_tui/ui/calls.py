@@ -11,11 +11,9 @@ they go on."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from textual.app import ScreenStackError
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer, TimerCallback
@@ -28,6 +26,7 @@ from fleet_tui.envs.pages_to_visit import pages_of
 from fleet_tui.envs.tool_hints import is_destructive
 from fleet_tui.text import describe_error, name_line, one_line, visible
 from fleet_tui.ui.host import AppServices
+from fleet_tui.ui.paints_held import paints_held
 from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
 from fleet_tui.ui.screens.confirm_screen import ConfirmScreen
 from fleet_tui.ui.screens.visit_screen import VisitScreen
@@ -223,7 +222,7 @@ class Calls:
             limit = self._host.tool_panel.call_timeout()
         except ValueError:
             limit = self._host.tool_panel.first_timeout
-        with _paints_held(self._host, PAINTS_HELD_S):
+        with paints_held(self._host, PAINTS_HELD_S):
             with call_limit(limit):
                 result = await self._host.controller.call(record)
             await self.show_call(record, result)
@@ -292,26 +291,6 @@ class Calls:
                     title=plan.title,
                 )
             )
-
-
-@contextmanager
-def _paints_held(host: CallsHost, most_s: float) -> Iterator[None]:
-    """Hold the screen's paints for the block, or `most_s` if it lasts longer; the screen is
-    painted as soon as they are let go (not at its next beat)."""
-    held = ExitStack()
-
-    def let_go() -> None:
-        held.close()  # once: a closed stack holds nothing
-        with suppress(ScreenStackError):  # no screen left: the app is closing
-            host.screen.check_idle()  # a screen paints when idle, and it may be idle already
-
-    timer = host.set_timer(most_s, let_go, name="paints held")
-    held.enter_context(host.batch_update())
-    try:
-        yield
-    finally:
-        timer.stop()
-        let_go()
 
 
 def _title(entry: CallRecord) -> str:
