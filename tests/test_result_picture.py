@@ -1,15 +1,19 @@
 """The result view shows a result's first image in one picture widget, mounted for good: kept
 across results (its size with it), hidden when a result has no image, placed where the image
 is among the result's parts. The next screenshot, in that widget and the screenshot pane,
-takes the box of the one before: the screen is not laid out again for it."""
+takes the box of the one before: the screen is not laid out again for it, the one before
+stays drawn while it decodes, and both views draw it in the same frame."""
 
 from __future__ import annotations
+
+import time
 
 from textual.app import App, ComposeResult
 
 from fleet_tui.envs.base import ImageBlock, TextBlock, ToolResult
 from fleet_tui.local.envs import todo_gui
 from fleet_tui.ui.result_format import plan_result
+from fleet_tui.ui.widgets import halfcell_picture, image_view
 from fleet_tui.ui.widgets.image_view import ImageView
 from fleet_tui.ui.widgets.result_view import ResultView
 from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
@@ -95,21 +99,64 @@ async def test_the_picture_sits_where_the_image_is_among_the_parts():
         assert shown(app) == ["a", "b", image]
 
 
+def both_views(app: ResultHost) -> list[ImageView]:
+    return [picture(app), app.query_one(ScreenshotPane).image]
+
+
+async def show_screenshot(pilot, png: bytes) -> None:
+    """Show `png` in the result view and the screenshot pane, as the app does after an action,
+    and wait until both have drawn it."""
+    app = pilot.app
+    await show(app, ImageBlock(data=png))
+    app.query_one(ScreenshotPane).show(png, "image/png")
+    await wait_for(pilot, lambda: all(v.data is png and v.picture for v in both_views(app)))
+    await pilot.pause()
+
+
 async def test_the_next_screenshot_is_drawn_in_both_views_without_a_layout():
     app = ResultHost()
     async with app.run_test(size=SIZE) as pilot:
-        views = [picture(app), app.query_one(ScreenshotPane).image]
-
-        async def show_screenshot(png: bytes) -> None:
-            await show(app, ImageBlock(data=png))
-            app.query_one(ScreenshotPane).show(png, "image/png")
-            await wait_for(pilot, lambda: all(v.data is png and v.picture for v in views))
-            await pilot.pause()
-
-        await show_screenshot(screenshot(1))
+        views = both_views(app)
+        await show_screenshot(pilot, screenshot(1))
         boxes = [v.rendered_cells for v in views]
         layouts: list[object] = []
         app.screen.screen_layout_refresh_signal.subscribe(app.screen, layouts.append)
-        await show_screenshot(screenshot(2))
+        await show_screenshot(pilot, screenshot(2))
         assert [v.rendered_cells for v in views] == boxes
         assert layouts == [], "blanked and drawn again in the same box: repaints only"
+
+
+async def test_no_frame_shows_a_blank_picture_or_one_view_without_the_other(monkeypatch):
+    """The pane's scaling is made slow (as on a loaded machine): the result view's picture,
+    ready first, waits for it; meanwhile both views show the screenshot before."""
+    monkeypatch.setattr(image_view, "SCALING_PAINTS_HELD_S", 60.0)
+    app = ResultHost()
+    async with app.run_test(size=SIZE) as pilot:
+        views = both_views(app)
+        await show_screenshot(pilot, screenshot(1))
+        pane_width = views[1].rendered_cells[0]
+        rows = halfcell_picture.half_cell_rows
+
+        def slow_for_the_pane(picture, size, base):
+            if size.width == pane_width:
+                time.sleep(0.3)
+            return rows(picture, size, base)
+
+        monkeypatch.setattr(halfcell_picture, "half_cell_rows", slow_for_the_pane)
+        frames: list[tuple[bool, ...]] = []  # per frame: which views showed the new screenshot
+        blanks: list[int] = []
+        display = app._display
+        png = screenshot(2)
+
+        def noted(screen, update) -> None:
+            display(screen, update)
+            if update is not None:
+                frames.append(tuple(v.data is png and v.picture is not None for v in views))
+                drawn = [v.query_one("#picture").render_line(0).text for v in views]
+                blanks.extend(i for i, line in enumerate(drawn) if "▀" not in line)
+
+        app._display = noted  # type: ignore[method-assign]
+        await show_screenshot(pilot, png)
+        assert frames and frames[-1] == (True, True)
+        assert set(frames) <= {(False, False), (True, True)}, frames
+        assert blanks == [], "a view painted blank while the next screenshot decoded"

@@ -39,6 +39,7 @@ class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
         self, image: PILImage.Image | None = None, *, id: str | None = None, classes: str = ""
     ) -> None:
         self._rows: tuple[object, Size, Style, list[Strip]] | None = None
+        """The rows drawn: of this picture (None: the one let go), at this size, on this style."""
         self._box_kept = False
         """Set while the picture changes in a box of fixed cells: a repaint is all it needs."""
         super().__init__(image, id=id, classes=classes)
@@ -46,14 +47,16 @@ class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
     @HalfcellImage.image.setter  # type: ignore[attr-defined]  # textual-image's is untyped
     def image(self, value: PILImage.Image | None) -> None:
         """textual-image lays the whole screen out for every new picture (its size may follow
-        the picture's); in a box of so many columns and rows the picture is only repainted."""
+        the picture's). In a box of so many columns and rows a new picture is only repainted,
+        and a picture taken away (while the next one decodes) leaves its rows on screen, not
+        a blank frame; the picture itself is let go."""
+        if self._rows is not None and self._rows[0] is not value:
+            self._rows = (None, *self._rows[1:]) if value is None else None
         self._box_kept = self._sized_in_cells()
         try:
             HalfcellImage.image.fset(self, value)  # type: ignore[attr-defined]
         finally:
             self._box_kept = False
-        if self._rows is not None and self._rows[0] is not value:
-            self._rows = None
 
     def _sized_in_cells(self) -> bool:
         width, height = self.styles.width, self.styles.height
@@ -66,7 +69,10 @@ class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
         layout: bool = False,
         recompose: bool = False,
     ) -> Self:
-        layout = layout and not self._box_kept
+        if self._box_kept:
+            if self.image is None and self._rows is not None:
+                return self  # the rows on screen stay
+            layout = False
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     async def prepare(self, picture: PILImage.Image, size: Size) -> None:

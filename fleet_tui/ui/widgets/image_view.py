@@ -17,8 +17,14 @@ from textual.widgets import Static
 
 from fleet_tui.text import error_message
 from fleet_tui.ui import images
+from fleet_tui.ui.paints_held import paints_held
 from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.widgets.in_place import set_content
+
+SCALING_PAINTS_HELD_S = 0.05
+"""While a decoded image is scaled for its view, the screen is painted after at most this
+long: the views showing one screenshot (the result view, the screenshot pane), whose decode
+ends at once, draw it in one frame, and no frame takes the event loop meanwhile."""
 
 
 class ImageView(Widget):
@@ -95,7 +101,8 @@ class ImageView(Widget):
 
     def show(self, data: bytes | None, mime_type: str = "image/png") -> None:
         """Display `data` (PNG, JPEG, ...), or a message saying why it cannot be shown. The
-        picture shown before is let go at once; the new one is decoded in a thread."""
+        picture shown before is let go at once (half-cell rows drawn from it stay on screen
+        until the new one is drawn); the new one is decoded in a thread."""
         self.data, self.mime_type = data, mime_type
         self._draw(None, decoding=data is not None)
         if data is not None:
@@ -129,11 +136,12 @@ class ImageView(Widget):
         prepared = await asyncio.to_thread(images.prepare, data, mime_type, folder)
         if self._taken_down():
             return
-        widget, cells = self.query_one("#picture"), self._cells(prepared.size)
-        if isinstance(widget, HalfcellPicture) and prepared.picture is not None and cells:
-            await widget.prepare(prepared.picture, Size(*cells))  # drawn off the UI thread
-        if not self._taken_down():
-            self._draw(prepared)
+        with paints_held(self.app, SCALING_PAINTS_HELD_S):
+            widget, cells = self.query_one("#picture"), self._cells(prepared.size)
+            if isinstance(widget, HalfcellPicture) and prepared.picture is not None and cells:
+                await widget.prepare(prepared.picture, Size(*cells))  # drawn off the UI thread
+            if not self._taken_down():
+                self._draw(prepared)
 
     def _taken_down(self) -> bool:
         """The view's parts were removed while it decoded (a newer result replaced it)."""

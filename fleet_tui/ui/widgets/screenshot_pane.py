@@ -83,8 +83,8 @@ class ScreenshotPane(Vertical, can_focus=True):
         return self.query_one("#screenshot-image", ImageView)
 
     def show(self, data: bytes, mime_type: str) -> None:
+        """Show the next screenshot; the modes line changes once it is decoded (`Ready`)."""
         self.image.show(data, mime_type)
-        self._show_modes()
 
     def on_image_view_ready(self) -> None:
         self._show_modes()
