@@ -160,3 +160,23 @@ async def test_no_frame_shows_a_blank_picture_or_one_view_without_the_other(monk
         assert frames and frames[-1] == (True, True)
         assert set(frames) <= {(False, False), (True, True)}, frames
         assert blanks == [], "a view painted blank while the next screenshot decoded"
+
+
+async def test_the_first_screenshot_is_laid_out_once_when_drawn(monkeypatch):
+    """Shown for the first time, the pictures get their boxes in one layout; Textual's second
+    layout for widgets whose size changed is not asked for by a picture or its row."""
+    monkeypatch.setattr(image_view, "SCALING_PAINTS_HELD_S", 60.0)
+    app = ResultHost()
+    async with app.run_test(size=SIZE) as pilot:
+        views = both_views(app)
+        png = screenshot(1)
+        drawn_at_layout: list[bool] = []
+
+        def laid_out(_screen) -> None:
+            drawn_at_layout.append(all(v.data is png and v.picture is not None for v in views))
+
+        app.screen.screen_layout_refresh_signal.subscribe(app.screen, laid_out)
+        await show_screenshot(pilot, png)
+        await pilot.pause()
+        assert all(v.rendered_cells != (0, 0) for v in views)
+        assert drawn_at_layout.count(True) == 1, drawn_at_layout

@@ -23,6 +23,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.css.scalar import Unit
 from textual.geometry import Region, Size
+from textual.reactive import Reactive
 from textual.strip import Strip
 from textual_image.renderable.halfcell import Image as HalfcellRenderable
 from textual_image.widget import HalfcellImage
@@ -34,6 +35,10 @@ Pixel = tuple[int, int, int]
 
 class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
     """Draws the same cells as `HalfcellImage`, from strips cached for the current size."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    """A picture scrolls nothing: its new size (the first time it is shown) is no reason to
+    lay the screen out again, as Textual does for a widget whose size changed in a layout."""
 
     def __init__(
         self, image: PILImage.Image | None = None, *, id: str | None = None, classes: str = ""

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Center
 from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -25,6 +26,14 @@ SCALING_PAINTS_HELD_S = 0.05
 """While a decoded image is scaled for its view, the screen is painted after at most this
 long: the views showing one screenshot (the result view, the screenshot pane), whose decode
 ends at once, draw it in one frame, and no frame takes the event loop meanwhile."""
+
+
+class PictureBox(Center):
+    """The picture's row, centred. It scrolls nothing: its new size (the first time a picture
+    is shown) is no reason to lay the screen out again, as Textual does for a widget whose size
+    changed in a layout."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
 
 class ImageView(Widget):
@@ -74,7 +83,7 @@ class ImageView(Widget):
         self._given = prepared
 
     def compose(self) -> ComposeResult:
-        with Center():
+        with PictureBox():
             yield images.image_widget_class()(id="picture")
         yield Static("", classes="image-error", markup=False)
 
