@@ -36,9 +36,10 @@ Pixel = tuple[int, int, int]
 class HalfcellPicture(HalfcellImage, Renderable=HalfcellRenderable):
     """Draws the same cells as `HalfcellImage`, from strips cached for the current size."""
 
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
     """A picture scrolls nothing: its new size (the first time it is shown) is no reason to
-    lay the screen out again, as Textual does for a widget whose size changed in a layout."""
+    lay the screen out or paint it again (the layout paints it), as Textual does for a widget
+    whose size changed in a layout."""
 
     def __init__(
         self, image: PILImage.Image | None = None, *, id: str | None = None, classes: str = ""

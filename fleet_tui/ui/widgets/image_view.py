@@ -30,10 +30,10 @@ ends at once, draw it in one frame, and no frame takes the event loop meanwhile.
 
 class PictureBox(Center):
     """The picture's row, centred. It scrolls nothing: its new size (the first time a picture
-    is shown) is no reason to lay the screen out again, as Textual does for a widget whose size
-    changed in a layout."""
+    is shown) is no reason to lay the screen out or paint it again (the layout paints it), as
+    Textual does for a widget whose size changed in a layout."""
 
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
 
 class ImageView(Widget):
