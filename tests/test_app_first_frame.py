@@ -132,3 +132,73 @@ async def test_the_first_frame_leaves_the_panes_out_of_sight_for_after_it(
         for selector in LEFT_FOR_AFTER_THE_FIRST_FRAME:
             assert len(app.screen.query(selector)) == 1, selector
         assert len(list(app.screen.walk_children())) > 90
+
+
+AT_THE_FIRST_FRAME = """
+import asyncio, inspect, json, sys
+from pathlib import Path
+from types import SimpleNamespace
+from fleet_tui.envs.targets import McpTarget
+from fleet_tui.ui import images
+from fleet_tui.ui.app import FleetTuiApp
+from fleet_tui.ui.server_tasks import ServerTasksWatch
+from fleet_tui.ui.widgets.task_features import TaskFeatures
+
+images.choose_backend("halfcell")
+target = McpTarget(urls=[sys.argv[1]])
+
+class NotingApp(FleetTuiApp):
+    CSS_PATH = Path(inspect.getfile(FleetTuiApp)).with_name("app.tcss")
+    loaded = []
+
+    def on_ready(self):
+        self.loaded = sorted(sys.modules)
+        super().on_ready()
+
+async def main():
+    app = NotingApp(target)
+    app.extensions.append(TaskFeatures.from_args(target, SimpleNamespace(no_record=True)).install)
+    app.extensions.append(ServerTasksWatch().install)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.loaded:
+            await pilot.pause(0.05)
+    print(json.dumps(app.loaded))
+
+asyncio.run(main())
+"""
+
+MOUNTED_AFTER_THE_FIRST_FRAME = {
+    "fleet_tui.ui.widgets.result_view",
+    "fleet_tui.ui.result_format",
+    "fleet_tui.ui.widgets.screenshot_pane",
+    "fleet_tui.ui.widgets.history",
+    "fleet_tui.ui.widgets.server_log",
+    "fleet_tui.ui.widgets.protocol_log",
+    "textual.widgets._data_table",
+    "textual.widgets._rich_log",
+    "rich.pretty",
+}
+"""The modules of the panes the first frame leaves out: the result (and how results are
+formatted), the picture, the history (a DataTable), the server log (a RichLog, which loads
+rich's pretty-printer) and the protocol log."""
+
+UNUSED_AT_FIRST = {"fleet_tui.ui.widgets.server_tasks_pane", "fleet_tui.tasks.verify", "sqlite3"}
+"""The Jobs pane, a verifier's machinery and its database snapshots: none is used before a call
+runs as a task or a task is verified."""
+
+
+def test_the_first_frame_loads_no_module_of_what_it_leaves_out(mcp_alpha: ServedMcp) -> None:
+    """The modules of the panes mounted after the first frame, of the Jobs pane and of the
+    verifiers load after that frame is painted (when they are mounted or first used), not
+    before it."""
+    run = subprocess.run(
+        [sys.executable, "-c", AT_THE_FIRST_FRAME, mcp_alpha.url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    loaded = set(json.loads(run.stdout))
+    assert "fleet_tui.ui.widgets.tool_panel" in loaded  # noted at the first frame, not before
+    assert loaded & MOUNTED_AFTER_THE_FIRST_FRAME == set()
+    assert loaded & UNUSED_AT_FIRST == set()

@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -53,7 +53,6 @@ from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
 from fleet_tui.envs.factory import make_env
 from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
 from fleet_tui.envs.targets import McpTarget, Target
-from fleet_tui.session.recorder import SessionRecorder
 from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
 from fleet_tui.text import clean
 from fleet_tui.ui.calls import Calls, ShowResult, ShowTool, StartCall
@@ -72,12 +71,15 @@ from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
 from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, ResourcesPane
-from fleet_tui.ui.widgets.history import HistoryTable
-from fleet_tui.ui.widgets.result_view import ResultView
-from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
-from fleet_tui.ui.widgets.server_log import ServerLogPane
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
+
+if TYPE_CHECKING:  # the panes mounted after the first frame: their modules load then
+    from fleet_tui.session.recorder import SessionRecorder
+    from fleet_tui.ui.widgets.history import HistoryTable
+    from fleet_tui.ui.widgets.result_view import ResultView
+    from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+    from fleet_tui.ui.widgets.server_log import ServerLogPane
 
 _TASK_OPTIONS = "the tasks need --tasks FILE or --verifier FILE"
 _AGENT_OPTION = "the agent's calls need --serve-mcp (an agent connects to the MCP it serves)"
@@ -303,9 +305,11 @@ class FleetTuiApp(App[int]):
     @on(ResourcesPane.ReadTemplate)
     @on(ResourcesPane.Subscription)
     @on(PromptsPane.Get)
-    @on(ResultView.OpenResource)
     def _catalog_asked(self, event: Message) -> None:
         self.catalog.asked(event)
+
+    def on_result_view_open_resource(self, event: ResultView.OpenResource) -> None:
+        self.catalog.read(event.uri)
 
     def action_show_resources(self) -> None:
         self.catalog.show_resources()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.message import Message
 from textual.screen import Screen
@@ -27,13 +27,15 @@ from fleet_tui.envs.tool_hints import is_destructive
 from fleet_tui.text import describe_error, name_line, one_line, visible
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.paints_held import paints_held
-from fleet_tui.ui.result_format import ResultPlan, plan_message, plan_result
 from fleet_tui.ui.screens.confirm_screen import ConfirmScreen
 from fleet_tui.ui.screens.visit_screen import VisitScreen
-from fleet_tui.ui.widgets.result_view import ResultView
-from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
+
+if TYPE_CHECKING:  # the result's view and its formatting load after the first frame
+    from fleet_tui.ui.result_format import ResultPlan
+    from fleet_tui.ui.widgets.result_view import ResultView
+    from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 
 INLINE_PLAN_BYTES = 4 * 1024
 """A result up to this size is formatted on the event loop (about half a millisecond of JSON
@@ -229,6 +231,8 @@ class Calls:
 
     async def show_call(self, record: CallRecord, result: ToolResult | None) -> None:
         """Show a finished call's result (or why it has none), and its screenshot."""
+        from fleet_tui.ui.result_format import plan_message
+
         if result is None:
             await self.show_plan(plan_message(record.message, is_error=True, title=_title(record)))
             self._host.refresh_status()
@@ -243,6 +247,8 @@ class Calls:
     async def show_result(self, entry: CallRecord) -> None:
         """Show an entry's result (formatted in a thread unless small: big results do not block
         the UI); a released one's is read back from the session file first."""
+        from fleet_tui.ui.result_format import plan_message, plan_result
+
         result = entry.result
         if entry.released:
             try:
@@ -278,6 +284,9 @@ class Calls:
         await self.show_plan(plan)
 
     async def show_plan(self, plan: ResultPlan) -> None:
+        from fleet_tui.ui.result_format import plan_message
+        from fleet_tui.ui.widgets.result_view import ResultView
+
         view = self._host.query_one_optional(ResultView)
         if view is None:  # the app is closing: its screen's widgets are being taken down
             return

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from textual.css.query import DOMQuery
 from textual.message import Message
@@ -26,11 +26,11 @@ from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
 from fleet_tui.envs.server_events import ResourceUpdated
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.text import describe_error, one_line
-from fleet_tui.ui.catalog_format import plan_prompt, plan_read
 from fleet_tui.ui.host import AppServices
-from fleet_tui.ui.result_format import ResultPlan, plan_message
 from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, ResourcesPane
-from fleet_tui.ui.widgets.result_view import ResultView
+
+if TYPE_CHECKING:  # how results are formatted loads with the result's view, after the first frame
+    from fleet_tui.ui.result_format import ResultPlan
 
 PaneT = TypeVar("PaneT", bound=CatalogPane)
 
@@ -107,14 +107,13 @@ class Catalog:
     # -- what the panes ask for ------------------------------------------------------------------
 
     def asked(self, event: Message) -> None:
-        """Do what a pane asks (refresh, read, read a template, (un)subscribe, get a prompt),
-        or a result's resource link (read)."""
+        """Do what a pane asks: refresh, read, read a template, (un)subscribe, get a prompt."""
         match event:
             case CatalogPane.Refresh(pane=pane):
                 resources = isinstance(pane, ResourcesPane)
                 self._in_worker(self._list_resources() if resources else self._list_prompts())
-            case ResourcesPane.Read(uri=uri) | ResultView.OpenResource(uri=uri):
-                self._in_worker(self._read(uri))
+            case ResourcesPane.Read(uri=uri):
+                self.read(uri)
             case ResourcesPane.ReadTemplate():
                 self._ask_template(event)
             case ResourcesPane.Subscription(uri=uri, subscribe=subscribe):
@@ -122,7 +121,13 @@ class Catalog:
             case PromptsPane.Get():
                 self._ask_prompt(event)
 
+    def read(self, uri: str) -> None:
+        """Read a resource (a pane's row, a result's link) into the result view."""
+        self._in_worker(self._read(uri))
+
     async def _read(self, uri: str) -> None:
+        from fleet_tui.ui.catalog_format import plan_read
+
         result = await self._host.controller.read_resource(uri)
         saved = await asyncio.to_thread(save_binary, result, self._host.image_folder)
         await self._show(await asyncio.to_thread(plan_read, result, saved))
@@ -177,6 +182,8 @@ class Catalog:
         self._host.push_screen(screen, get)
 
     async def _get_prompt(self, name: str, arguments: dict[str, str]) -> None:
+        from fleet_tui.ui.catalog_format import plan_prompt
+
         result = await self._host.controller.get_prompt(name, arguments)
         await self._show(await asyncio.to_thread(plan_prompt, result))
 
@@ -230,6 +237,8 @@ class Catalog:
         """Run catalog work in a worker; its failure is shown in the result view."""
 
         async def run() -> None:
+            from fleet_tui.ui.result_format import plan_message
+
             try:
                 await work
             except EnvError as error:

@@ -6,14 +6,16 @@ A part of the app with a narrow port: `ComputerUse` reaches the app only through
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fleet_tui.controller import CallRecord, ConnectionState, SessionController
 from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import one_line
 from fleet_tui.ui.calls import ShowTool, StartCall
 from fleet_tui.ui.host import AppServices
-from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+
+if TYPE_CHECKING:  # mounted after the first frame, its module loaded then
+    from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 
 
 class ComputerUseHost(AppServices, Protocol):

@@ -20,10 +20,8 @@ from pathlib import Path
 from PIL import Image as PILImage
 
 from fleet_tui import image_data
-from fleet_tui.session.recorder import store_content
 from fleet_tui.text import name_line
 from fleet_tui.ui import terminal_probe
-from fleet_tui.ui.result_format import human_bytes
 
 BACKENDS = ("auto", "kitty", "sixel", "halfcell", "unicode")
 ENV_VAR = "FLEET_TUI_IMAGE_BACKEND"
@@ -124,10 +122,14 @@ def _decoded(data: bytes, mime_type: str, spill_folder: Path | None) -> Prepared
 
 
 def _describe(data: bytes, mime_type: str) -> str:
+    from fleet_tui.ui.result_format import human_bytes  # loaded with the result's view
+
     return f"{name_line(mime_type, 40)} ({human_bytes(len(data))})"
 
 
 def _spill(data: bytes, mime_type: str, folder: Path | None) -> str:
+    from fleet_tui.session.recorder import store_content  # a session's files: loaded if recorded
+
     try:
         return f"saved to {store_content(folder or _temporary_folder(), data, mime_type)}"
     except OSError as error:

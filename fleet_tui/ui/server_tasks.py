@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.widget import Widget
 from textual.worker import Worker
@@ -29,7 +29,9 @@ from fleet_tui.text import one_line
 from fleet_tui.ui.calls import ShowResult
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
-from fleet_tui.ui.widgets.server_tasks_pane import ServerTasksPane
+
+if TYPE_CHECKING:  # the Jobs pane (a DataTable) loads when a call first runs as a task
+    from fleet_tui.ui.widgets.server_tasks_pane import ServerTasksPane
 
 PANE_ID = "pane-jobs"
 
@@ -82,6 +84,8 @@ class ServerTasksWatch:
 
     def _pane(self) -> ServerTasksPane:
         """The pane, its tab added now if it has none (rows may go in before the tab is up)."""
+        from fleet_tui.ui.widgets.server_tasks_pane import ServerTasksPane
+
         if self.pane is None:
             self.pane = ServerTasksPane(
                 show=self._show, cancel=self._cancel, refresh=self._refresh, id="jobs"

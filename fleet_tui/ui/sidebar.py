@@ -7,17 +7,19 @@ A part of the app with a narrow port: `SidebarActions` reaches the app only thro
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.widget import Widget
 
 from fleet_tui.controller import CallRecord, CallStatus, SessionController
 from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.host import AppServices
-from fleet_tui.ui.widgets.history import HistoryTable
-from fleet_tui.ui.widgets.protocol_log import ProtocolPane
-from fleet_tui.ui.widgets.server_log import ServerLogPane
 from fleet_tui.ui.widgets.tool_list import ToolList
+
+if TYPE_CHECKING:  # the panes mounted after the first frame, their modules loaded then
+    from fleet_tui.ui.widgets.history import HistoryTable
+    from fleet_tui.ui.widgets.protocol_log import ProtocolPane
+    from fleet_tui.ui.widgets.server_log import ServerLogPane
 
 
 class SidebarHost(AppServices, Protocol):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from asyncio import gather
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events, on
@@ -28,18 +29,20 @@ from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.widgets.banner import Banner
-from fleet_tui.ui.widgets.history import HistoryTable
 from fleet_tui.ui.widgets.in_place import PaintsShownWidgets
 from fleet_tui.ui.widgets.keys_footer import KeysFooter
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
-from fleet_tui.ui.widgets.protocol_log import ProtocolPane
-from fleet_tui.ui.widgets.result_view import ResultView
-from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
-from fleet_tui.ui.widgets.server_log import ServerLogPane
 from fleet_tui.ui.widgets.splitter import Splitter
 from fleet_tui.ui.widgets.status_bar import StatusBar, status_text
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
+
+if TYPE_CHECKING:
+    from fleet_tui.ui.widgets.history import HistoryTable
+    from fleet_tui.ui.widgets.protocol_log import ProtocolPane
+    from fleet_tui.ui.widgets.result_view import ResultView
+    from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+    from fleet_tui.ui.widgets.server_log import ServerLogPane
 
 SIDEBAR_BESIDE_PICTURE = 100
 """From this many columns the sidebar stays beside a computer-use env's picture."""
@@ -77,14 +80,15 @@ class MainScreen(PaintsShownWidgets):
         """What extensions add to the status line (the app's list, filled after this)."""
         self._first_timeout = first_timeout
         """A call's time limit until the tool panel's field changes it (`--timeout`)."""
-        self.server_log_pane = ServerLogPane(id="server-log")
-        self.protocol_pane = ProtocolPane(lambda: session.traffic, id="protocol")
-        """Kept here, not looked up per message: a server may send thousands a second."""
         self.sidebar_layout = SidebarLayout(self, preferences)
         """The sidebar's width (remembered in `preferences`) and the zoom."""
 
     complete = False
     """Whether the panes the first frame leaves out are mounted (`_mount_the_rest`)."""
+    server_log_pane: ServerLogPane
+    protocol_pane: ProtocolPane
+    """Both made with the rest, then kept here, not looked up per message: a server may send
+    thousands a second."""
 
     def compose(self) -> ComposeResult:
         """What the first frame shows; the panes out of sight at first (the history, the
@@ -122,7 +126,17 @@ class MainScreen(PaintsShownWidgets):
 
     async def _mount_the_rest(self) -> None:
         """Mount what the first frame leaves out, then say the screen is up (`Ready`): what
-        connecting and the extensions touch is all there by then."""
+        connecting and the extensions touch is all there by then. Their modules load here too,
+        not before the first frame."""
+        from fleet_tui.ui.widgets.history import HistoryTable
+        from fleet_tui.ui.widgets.protocol_log import ProtocolPane
+        from fleet_tui.ui.widgets.result_view import ResultView
+        from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+        from fleet_tui.ui.widgets.server_log import ServerLogPane
+
+        session = self._session
+        self.server_log_pane = ServerLogPane(id="server-log")
+        self.protocol_pane = ProtocolPane(lambda: session.traffic, id="protocol")
         screenshot_pane = ScreenshotPane(id="screenshot-pane")
         screenshot_pane.display = False
         history = [
@@ -146,7 +160,7 @@ class MainScreen(PaintsShownWidgets):
     def on_splitter_dragged(self, event: Splitter.Dragged) -> None:
         self.sidebar_layout.dragged(event)
 
-    # -- what is on it ---------------------------------------------------------------------------
+    # -- what is on it (the classes of what `_mount_the_rest` mounts are imported when used) -----
 
     @property
     def sidebar(self) -> TabbedContent:
@@ -162,14 +176,20 @@ class MainScreen(PaintsShownWidgets):
 
     @property
     def result_view(self) -> ResultView:
+        from fleet_tui.ui.widgets.result_view import ResultView
+
         return self.query_one(ResultView)
 
     @property
     def history(self) -> HistoryTable:
+        from fleet_tui.ui.widgets.history import HistoryTable
+
         return self.query_one(HistoryTable)
 
     @property
     def screenshot_pane(self) -> ScreenshotPane:
+        from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+
         return self.query_one(ScreenshotPane)
 
     @property

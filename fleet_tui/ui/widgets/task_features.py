@@ -22,13 +22,12 @@ from fleet_tui.controller import CallRecord, SessionController
 from fleet_tui.envs.base import ResetResult, Task, Tool, ToolResult
 from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget, Target
 from fleet_tui.session.recorder import SessionRecorder, images_dir, recorder_for
-from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
-from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
 from fleet_tui.ui.export_action import export_recorded_session
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the verifiers' modules load with the Tasks pane, when there is one
+    from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
     from fleet_tui.ui.widgets.tool_list import ToolList
 
 
@@ -67,7 +66,8 @@ class TaskFeatures:
     mode: VerifierMode = "remote"
     adhoc: AdHocVerifier | None = None
     recorder: SessionRecorder | None = None
-    timeout_s: float = DEFAULT_TIMEOUT_S
+    timeout_s: float | None = None
+    """A local verifier's time limit; None: the verifiers' default."""
     session_to_open: Path | None = None
 
     @classmethod
@@ -83,7 +83,7 @@ class TaskFeatures:
             mode=getattr(args, "verifier_mode", None) or "remote",
             adhoc=_load_adhoc(getattr(args, "verifier", None)),
             recorder=recorder_for(target, getattr(args, "record", None)) if recording else None,
-            timeout_s=getattr(args, "verifier_timeout", None) or DEFAULT_TIMEOUT_S,
+            timeout_s=getattr(args, "verifier_timeout", None),
             session_to_open=Path(session) if session else None,
         )
 
@@ -101,6 +101,7 @@ class TaskFeatures:
         actions[Extension.OPEN_SESSION] = lambda: _open_session(app)
         actions[Extension.EXPORT_PAGE] = lambda: export_recorded_session(app, self.recorder)
         if self.tasks or self.adhoc is not None or isinstance(session.target, OpenEnvTarget):
+            from fleet_tui.tasks.local_verify import DEFAULT_TIMEOUT_S
             from fleet_tui.ui.widgets.task_panel import TaskPanel
 
             panel = TaskPanel(
@@ -111,7 +112,7 @@ class TaskFeatures:
                 reset=app.start_reset,
                 mode=self.mode,
                 adhoc=self.adhoc,
-                timeout_s=self.timeout_s,
+                timeout_s=self.timeout_s or DEFAULT_TIMEOUT_S,
                 id="task-panel",
             )
             await app.add_sidebar_pane("Tasks", panel, "pane-tasks")
@@ -186,6 +187,8 @@ def _load_adhoc(path: str | None) -> AdHocVerifier | None:
     """`--verifier FILE.py`, read now: a file it cannot read fails here, with a clear message."""
     if not path:
         return None
+    from fleet_tui.tasks.verify import AdHocVerifier
+
     adhoc = AdHocVerifier(Path(path))
     adhoc.code()
     return adhoc
