@@ -12,7 +12,7 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from fleet_tui.envs.base import EnvError
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.text import one_line
 
 PASSIVE_EXTENSIONS = {

@@ -4,10 +4,17 @@ connecting does not hold back what the person first sees."""
 
 from __future__ import annotations
 
+import fcntl
 import inspect
 import json
+import os
+import pty
+import select
+import struct
 import subprocess
 import sys
+import termios
+import time
 from pathlib import Path
 
 from textual.geometry import Size
@@ -55,7 +62,7 @@ def env_factory(target):
 
 async def main():
     app = FleetTuiApp(target, env_factory=env_factory)
-    app.extensions.append(TaskFeatures.from_args(target, SimpleNamespace(no_record=True)).install)
+    app.extensions.append(TaskFeatures.from_args(SimpleNamespace(no_record=True)).install)
     app.extensions.append(TrajectoryReplay.from_args(SimpleNamespace()).install)
     async with app.run_test(size=(120, 36)) as pilot:
         while not loaded:
@@ -157,7 +164,7 @@ class NotingApp(FleetTuiApp):
 
 async def main():
     app = NotingApp(target)
-    app.extensions.append(TaskFeatures.from_args(target, SimpleNamespace(no_record=True)).install)
+    app.extensions.append(TaskFeatures.from_args(SimpleNamespace(no_record=True)).install)
     app.extensions.append(ServerTasksWatch().install)
     async with app.run_test(size=(120, 36)) as pilot:
         while not app.loaded:
@@ -202,3 +209,69 @@ def test_the_first_frame_loads_no_module_of_what_it_leaves_out(mcp_alpha: Served
     assert "fleet_tui.ui.widgets.tool_panel" in loaded  # noted at the first frame, not before
     assert loaded & MOUNTED_AFTER_THE_FIRST_FRAME == set()
     assert loaded & UNUSED_AT_FIRST == set()
+
+
+THE_PROGRAM_NOTING_ITS_FIRST_FRAME = """
+import json, sys
+from fleet_tui.cli import main
+from fleet_tui.ui.app import FleetTuiApp
+
+def on_ready(app):
+    with open(sys.argv[1], "w") as noted:
+        json.dump(sorted(sys.modules), noted)
+    app.exit(0)
+
+FleetTuiApp.on_ready = on_ready
+main(sys.argv[2:])
+"""
+
+THE_SESSIONS_MODULES = {
+    "pydantic",
+    "fleet_tui.envs.targets",
+    "fleet_tui.envs.base",
+    "fleet_tui.controller",
+    "fleet_tui.session_records",
+    "fleet_tui.session.recorder",
+}
+"""The session's models (pydantic's, the targets', the env's, the session's records and events)
+and the controller: the session is made once the first frame is drawn."""
+
+
+def modules_at_the_first_frame(tmp_path: Path, *words: str) -> set[str]:
+    """The modules `fleet-tui WORDS` has loaded when its first frame is painted, run in a
+    terminal (a pseudo-terminal of 120x36)."""
+    noted = tmp_path / "modules.json"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the program, its app noting what it loaded, then quitting
+        os.environ["TERM"] = "xterm-256color"
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
+        os.execv(
+            sys.executable,
+            [sys.executable, "-c", THE_PROGRAM_NOTING_ITS_FIRST_FRAME, str(noted), *words],
+        )
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline and not os.waitpid(pid, os.WNOHANG)[0]:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    os.read(fd, 65536)
+                except OSError:
+                    break
+    finally:
+        os.close(fd)
+        if not os.waitpid(pid, os.WNOHANG)[0]:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    assert noted.exists(), "the app drew no first frame"
+    return set(json.loads(noted.read_text()))
+
+
+def test_the_program_draws_its_first_frame_before_the_sessions_models_load(
+    mcp_alpha: ServedMcp, tmp_path: Path
+) -> None:
+    """`fleet-tui --mcp URL` (recording, by default) draws its first frame with none of the
+    session's modules loaded: pydantic alone took some 70 ms of every start."""
+    record = str(tmp_path / "session.jsonl")
+    loaded = modules_at_the_first_frame(tmp_path, "--mcp", mcp_alpha.url, "--record", record)
+    assert "fleet_tui.ui.widgets.tool_panel" in loaded  # noted at the first frame
+    assert loaded & THE_SESSIONS_MODULES == set()

@@ -6,7 +6,7 @@ import threading
 
 from PIL import Image as PILImage
 
-from fleet_tui.ui import calls
+from fleet_tui.ui import result_format
 from fleet_tui.ui.app import FleetTuiApp
 from fleet_tui.ui.result_format import plan_result
 from fleet_tui.ui.widgets.json_tree import JsonTree
@@ -86,7 +86,7 @@ async def test_a_small_result_is_formatted_on_the_loop_and_a_big_one_in_a_thread
         formatted_in.append(threading.current_thread())
         return plan_result(*args)
 
-    monkeypatch.setattr(calls, "plan_result", recording)
+    monkeypatch.setattr(result_format, "plan_result", recording)  # as the call path finds it
     app = FleetTuiApp(two_servers)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot)

@@ -12,6 +12,7 @@ from fleet_tui.commands.app import IMAGE_BACKENDS
 from fleet_tui.envs.base import EnvInfo, TextBlock, Tool, ToolResult
 from fleet_tui.envs.targets import FleetTarget, LocalTarget, OpenEnvTarget
 from fleet_tui.local.envs import todo_gui
+from fleet_tui.session_records import Episode
 from fleet_tui.text import clean, one_line, visible
 from fleet_tui.ui import images
 from fleet_tui.ui.fuzzy import fuzzy_rank
@@ -24,7 +25,7 @@ from fleet_tui.ui.result_format import (
     plan_result,
     text_part,
 )
-from fleet_tui.ui.widgets.status_bar import Episode, status_text, ttl_left
+from fleet_tui.ui.widgets.status_bar import status_text, ttl_left
 from fleet_tui.ui.widgets.tool_list import endpoint_labels
 
 

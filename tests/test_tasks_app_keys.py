@@ -57,8 +57,8 @@ async def test_app_options_keys_and_recording(local_host, tmp_path):
         ]
     )
     target = FleetTarget(env_key="tracker", base_url=local_host.base_url, api_key=TEST_API_KEY)
-    features = TaskFeatures.from_args(target, args)
-    app = FleetTuiApp(target, recorder=features.recorder)
+    features = TaskFeatures.from_args(args)
+    app = FleetTuiApp(target, recorder=features.open_recorder(target))
     app.extensions.append(features.install)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, timeout=60)

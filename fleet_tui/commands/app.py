@@ -14,7 +14,7 @@ from fleet_tui.commands.client_options import (
     roots_from_args,
 )
 from fleet_tui.commands.local import token_text
-from fleet_tui.commands.target_options import has_target, target_from_args
+from fleet_tui.commands.target_options import checked_target_fields, has_target, target_of
 from fleet_tui.envs.errors import EnvError
 from fleet_tui.target_argv import add_target_arguments
 
@@ -149,9 +149,10 @@ def add_record_arguments(parser: Any) -> None:
 def check_agent_arguments(args: argparse.Namespace) -> None:
     """The options for watching an agent: each `--break` well-formed, and `--serve-mcp` given
     for those that need it."""
-    from fleet_tui.proxy.gate import parse_breakpoints
+    if args.breakpoints:
+        from fleet_tui.proxy.gate import parse_breakpoints  # the session's modules: if used
 
-    parse_breakpoints(args.breakpoints)
+        parse_breakpoints(args.breakpoints)
     if args.breakpoints and args.serve_mcp is None:
         raise EnvError("--break holds an agent's calls: add --serve-mcp")
     if args.expose_reset and args.serve_mcp is None:
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     # The terminal is probed, and the session's modules load, while the options are checked.
     with app_loading(probe=on_terminal()):
         args.roots = roots_from_args(args)
-        target = target_from_args(args)
+        fields = checked_target_fields(args)  # the Target (pydantic's models) after the first frame
         check_agent_arguments(args)
         if getattr(args, "trajectory", None):
             from fleet_tui.session.trajectory import load_trajectory
@@ -191,4 +192,4 @@ def run(args: argparse.Namespace) -> int:
             load_trajectory(args.trajectory)  # a transcript it cannot read: refused first
         require_terminal()
         from fleet_tui.ui.run import run_app
-    return run_app(target, args)
+    return run_app(lambda: target_of(fields), args)

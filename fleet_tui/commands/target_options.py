@@ -18,8 +18,19 @@ if TYPE_CHECKING:  # the models (pydantic) load when a target is built, not for 
 
 def target_from_args(args: argparse.Namespace) -> Target:
     """Build and check a Target; raises EnvError (exit 2) with a one-line message."""
+    return target_of(checked_target_fields(args))
+
+
+def target_of(fields: dict[str, Any]) -> Target:
+    """The Target of fields `checked_target_fields` gave (the models load here)."""
     from fleet_tui.envs.targets import TARGET
 
+    return TARGET.validate_python(fields)
+
+
+def checked_target_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The target's fields, checked (with the Fleet API key from the environment), without
+    the models: EnvError (exit 2) with a one-line message when they name no env to reach."""
     fields = target_fields(vars(args))
     # whatever the target: an env may echo them
     remember_secrets(dict(key_value(item, "--env") for item in args.env_variables))
@@ -29,7 +40,7 @@ def target_from_args(args: argparse.Namespace) -> Target:
         check_fleet_host(fields["base_url"], fields["api_key"])
     if fields["kind"] == "local" and fields["env_key"]:
         check_local_env_key(fields["env_key"])
-    return TARGET.validate_python(fields)
+    return fields
 
 
 def check_local_env_key(env_key: str) -> None:

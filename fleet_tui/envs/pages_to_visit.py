@@ -6,10 +6,12 @@ pages are read from that data, and the error's text names them, so the URL reach
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fleet_tui.envs.base import ToolResult
 from fleet_tui.text import one_line
+
+if TYPE_CHECKING:  # the env's models: the app's first frame draws without them
+    from fleet_tui.envs.base import ToolResult
 
 URL_ELICITATION_REQUIRED = -32042
 """The JSON-RPC error code of a request that needs URL elicitations first."""

@@ -5,9 +5,11 @@ block's annotations (audience, priority) in words.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fleet_tui.envs.base import Tool
+if TYPE_CHECKING:  # the env's models: the app's first frame draws without them
+    from fleet_tui.envs.base import Tool
+
 
 HINTS = (
     ("readOnlyHint", True, "read-only"),

@@ -41,7 +41,9 @@ CLOSING = "fleet-tui is closing: the call was not made."
 class AgentHost(AppServices, Protocol):
     """What the agent features need of the app."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     extension_actions: dict[Extension, Callable[[], Any]]
     status_notes: list[Callable[[], Text]]
     closers: list[Callable[[], Awaitable[None]]]

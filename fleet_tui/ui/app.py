@@ -1,7 +1,9 @@
 """The Textual app: pick a tool, fill its form, call it, read the result; drive computer-use envs.
 
 The session (target, env, tools, call records, episode) is `app.controller`, a
-`SessionController`: the app shows its events and runs its slow steps in workers. One
+`SessionController`, made once the first frame is drawn (its models load then; the target and
+the recorder may be given as what makes them): the app shows its events and runs its slow
+steps in workers. One
 connection worker (connect, reconnect), one call worker at a time (group "call", cancelled by
 esc), and a shutdown worker that closes what fleet-tui created before the app exits.
 `ui/run.py` closes whatever is still open after the app ended another way (SIGTERM,
@@ -12,9 +14,10 @@ panes, its width and the zoom), the app's default screen. The app is made of par
 job each, beside it in ui/, each an object reaching the app through a narrow port: calls and
 their results (`calls.py`), the Resources and Prompts panes (`catalog.py`), connecting
 (`connection.py`), the sidebar's tabs and history (`sidebar.py`), copy-as-command
-(`copy_command.py`), reset (`reset.py`), computer use (`computer_use.py`) and servers'
-requests (`server_dialogs.py`). This module keeps the session's events,
-the app's signals, quitting, help and the palette.
+(`copy_command.py`), reset (`reset.py`), computer use (`computer_use.py`), servers'
+requests (`server_dialogs.py`) and the session's events (`session_view.py`, made with the
+session). This module makes the session and keeps the app's signals, quitting, help and the
+palette.
 
 Extension points: add a sidebar pane in the main screen's `compose` (the `#sidebar`
 TabbedContent) or at run time with `add_sidebar_pane`; add keys and palette entries in
@@ -39,21 +42,8 @@ from textual.signal import Signal
 from textual.widget import Widget
 from textual.worker import Worker
 
-from fleet_tui.controller import (
-    CallAdded,
-    CallProgress,
-    CallRecord,
-    EnvClosed,
-    Progress,
-    SessionController,
-    Traffic,
-)
-from fleet_tui.envs.base import Env, ResetResult, Tool, ToolResult
+from fleet_tui.collector import loading_modules
 from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
-from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.server_events import ListChanged, ResourceUpdated, ServerLog
-from fleet_tui.envs.targets import McpTarget, Target
-from fleet_tui.session_records import CallFinished, CallUpdated, SessionEvent
 from fleet_tui.text import clean
 from fleet_tui.ui.calls import Calls, ShowResult, ShowTool, StartCall
 from fleet_tui.ui.catalog import Catalog
@@ -66,7 +56,7 @@ from fleet_tui.ui.keymap import Action, Extension, bindings_for
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.reset import EnvReset
 from fleet_tui.ui.screens.help import HelpScreen
-from fleet_tui.ui.screens.main_screen import MainScreen, ProgressLine
+from fleet_tui.ui.screens.main_screen import MainScreen
 from fleet_tui.ui.server_dialogs import ServerDialogs
 from fleet_tui.ui.sidebar import SidebarActions
 from fleet_tui.ui.widgets.banner import Banner
@@ -74,7 +64,11 @@ from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, Resourc
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
-if TYPE_CHECKING:  # the panes mounted after the first frame: their modules load then
+if TYPE_CHECKING:  # the session's models and the panes mounted after the first frame: their
+    # modules load then
+    from fleet_tui.controller import CallRecord, SessionController
+    from fleet_tui.envs.base import Env, ResetResult, Tool, ToolResult
+    from fleet_tui.envs.targets import Target
     from fleet_tui.session.recorder import SessionRecorder
     from fleet_tui.ui.widgets.history import HistoryTable
     from fleet_tui.ui.widgets.result_view import ResultView
@@ -104,10 +98,10 @@ class FleetTuiApp(App[int]):
 
     def __init__(
         self,
-        target: Target,
+        target: Target | Callable[[], Target],
         *,
-        env_factory: Callable[[Target], Env] = make_env,
-        recorder: SessionRecorder | None = None,
+        env_factory: Callable[[Target], Env] | None = None,
+        recorder: SessionRecorder | Callable[[Target], SessionRecorder | None] | None = None,
         keep_note: list[str] | None = None,
         image_folder: Path | None = None,
         roots: list[str] | None = None,
@@ -119,11 +113,10 @@ class FleetTuiApp(App[int]):
         """What is remembered between runs (the sidebar's width); by default, for this run."""
         self.server_dialogs = ServerDialogs(self)
         """What servers ask the person (elicitation, sampling, sign-in), as dialogs."""
-        self.controller = SessionController(
-            target, env_factory, self.server_dialogs.answers(roots), recorder=recorder
-        )
-        """The session: target, env, tools, call records, episode, connection state."""
-        self.controller.subscribe(self._session_event)
+        self._session_parts = (target, env_factory, recorder, roots)
+        """What `controller` makes the session of: the target (or what makes it, from the
+        command line's words) and the recorder (or what opens one for the target)."""
+        self._session: SessionController | None = None
         self.shutting_down = False
         self.confirmed_destructive: set[str] = set()
         """Destructive tools the person agreed to call in this session (asked once each)."""
@@ -143,7 +136,9 @@ class FleetTuiApp(App[int]):
         address)."""
         self.closers: list[Callable[[], Awaitable[None]]] = []
         """Run on quit, before the env is closed (the MCP proxy stops there)."""
-        self.main = MainScreen(self.controller, self.status_notes, self.preferences, timeout_s)
+        self.main = MainScreen(
+            lambda: self.controller, self.status_notes, self.preferences, timeout_s
+        )
         """The screen under the dialogs: the status line, the sidebar, the form, the result."""
         self.connection = Connection(self, self.main)
         """Connecting and reconnecting, and listing the tools again."""
@@ -159,6 +154,38 @@ class FleetTuiApp(App[int]):
         """Calling tools (one call worker at a time) and showing results."""
         self.catalog = Catalog(self, self.calls.show_plan)
         """The Resources and Prompts panes (added when the env's servers list some)."""
+
+    @property
+    def controller(self) -> SessionController:
+        """The session: target, env, tools, call records, episode, connection state. Made
+        when first asked for: by the main screen once its first frame is drawn, so the
+        session's modules (pydantic's models among them) load after that frame."""
+        if self._session is None:
+            with loading_modules():
+                self._session = self._make_session()
+        return self._session
+
+    def _make_session(self) -> SessionController:
+        from fleet_tui.controller import SessionController
+        from fleet_tui.envs.factory import make_env
+        from fleet_tui.ui.session_view import SessionView
+
+        target, env_factory, recorder, roots = self._session_parts
+        target = target() if callable(target) else target
+        session = SessionController(
+            target,
+            env_factory or make_env,
+            self.server_dialogs.answers(roots),
+            recorder=recorder(target) if callable(recorder) else recorder,
+        )
+        session.subscribe(SessionView(self).show)
+        return session
+
+    @property
+    def made_session(self) -> SessionController | None:
+        """The session if it was made (None when the app ended before its first frame):
+        what closing looks at without making one."""
+        return self._session
 
     # -- the main screen: what extensions and tests use of it, handed over to it ------------------
 
@@ -238,7 +265,7 @@ class FleetTuiApp(App[int]):
         if not self.main.complete and action not in ("quit", "help"):
             return None
         if action == "reset_env":
-            return not isinstance(self.controller.target, McpTarget)
+            return self.controller.target.kind != "mcp"
         if action == "extension" and parameters:
             return parameters[0] in self.extension_actions
         return True
@@ -407,40 +434,6 @@ class FleetTuiApp(App[int]):
         super().copy_to_clipboard(text)
         self.notify(copy_beyond_the_terminal(text), title="Copied", markup=False, timeout=8)
 
-    # -- the session's events -------------------------------------------------------------------
-
-    def _session_event(self, event: SessionEvent) -> None:
-        """Show what the session did (events come in the order they happen)."""
-        match event:
-            case Progress(line):
-                self.main.post_message(ProgressLine(line))  # may come from another thread
-            case CallAdded(record):
-                self.main.show_call_added(record)
-            case CallProgress(record, progress, total, message):
-                self.main.show_call_progress(record, progress, total, message)
-            case CallUpdated(record):
-                self.main.history.update_entry(record)
-            case CallFinished(record):
-                self.main.show_call_finished(record)
-                self.call_finished.publish(record)
-                self.main.refresh_status()
-            case Traffic():
-                self.main.protocol_pane.mark_stale()
-            case ServerLog():
-                self.main.server_log_pane.add(event)
-            case ListChanged(kind="tools"):
-                self.run_worker(
-                    self.connection.refresh_tools(), group="tool-refresh", exclusive=True
-                )
-            case ListChanged(kind=kind):
-                self.catalog.list_again(kind)
-            case ResourceUpdated():
-                self.catalog.resource_updated(event)
-            case EnvClosed(info, failure):
-                if failure is not None:
-                    self.notify(f"Closing failed: {failure}", severity="error", markup=False)
-                self.connection.remember_kept(info)
-
     # -- tools and the form ----------------------------------------------------------------------
 
     async def show_tool(self, name: str, arguments: dict[str, Any] | None = None) -> None:
@@ -498,5 +491,6 @@ class FleetTuiApp(App[int]):
         """(Not `_shutdown`: that name is Textual's own exit sequence.)"""
         await self.run_closers()
         with contextlib.suppress(Exception):
-            await self.controller.close_env()
+            if self._session is not None:
+                await self._session.close_env()
         self.exit(0)

@@ -19,8 +19,6 @@ from textual.screen import Screen
 from textual.timer import Timer, TimerCallback
 from textual.worker_manager import WorkerManager
 
-from fleet_tui.controller import CallRecord, CallStatus, SessionController
-from fleet_tui.envs.base import ToolResult
 from fleet_tui.envs.call_clock import call_limit
 from fleet_tui.envs.pages_to_visit import pages_of
 from fleet_tui.envs.tool_hints import is_destructive
@@ -32,7 +30,10 @@ from fleet_tui.ui.screens.visit_screen import VisitScreen
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
-if TYPE_CHECKING:  # the result's view and its formatting load after the first frame
+if TYPE_CHECKING:  # the session's models, the result's view and its formatting load after the
+    # first frame
+    from fleet_tui.controller import CallRecord, SessionController
+    from fleet_tui.envs.base import ToolResult
     from fleet_tui.ui.result_format import ResultPlan
     from fleet_tui.ui.widgets.result_view import ResultView
     from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
@@ -77,7 +78,9 @@ class CallsHost(AppServices, Protocol):
     """What calling tools needs of the app: the session, the form, the result view (absent
     while the app closes), the screenshot pane, a dialog, its workers and its status line."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     confirmed_destructive: set[str]
 
     @property
@@ -247,6 +250,7 @@ class Calls:
     async def show_result(self, entry: CallRecord) -> None:
         """Show an entry's result (formatted in a thread unless small: big results do not block
         the UI); a released one's is read back from the session file first."""
+        from fleet_tui.controller import CallStatus
         from fleet_tui.ui.result_format import plan_message, plan_result
 
         result = entry.result

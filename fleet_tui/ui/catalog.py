@@ -20,16 +20,18 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
-from fleet_tui.controller import SessionController
-from fleet_tui.envs.base import EnvError, Tool
-from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
-from fleet_tui.envs.server_events import ResourceUpdated
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.media_files import BlockFiles
 from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.widgets.catalog_panes import CatalogPane, PromptsPane, ResourcesPane
 
-if TYPE_CHECKING:  # how results are formatted loads with the result's view, after the first frame
+if TYPE_CHECKING:  # the session's models and how results are formatted load after the first
+    # frame
+    from fleet_tui.controller import SessionController
+    from fleet_tui.envs.base import Tool
+    from fleet_tui.envs.catalog import Prompt, ReadResult, ResourceTemplate
+    from fleet_tui.envs.server_events import ResourceUpdated
     from fleet_tui.ui.result_format import ResultPlan
 
 PaneT = TypeVar("PaneT", bound=CatalogPane)
@@ -39,7 +41,9 @@ class CatalogHost(AppServices, Protocol):
     """What the Resources and Prompts panes need of the app: the session, the sidebar, a
     dialog and where files too large to show go."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     image_folder: Path | None
 
     @property

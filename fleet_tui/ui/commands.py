@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import App
@@ -21,9 +21,11 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import FuzzySearch
 
-from fleet_tui.envs.base import Tool
 from fleet_tui.text import one_line, visible
 from fleet_tui.ui.keymap import AREAS, Action, key_label, palette_actions
+
+if TYPE_CHECKING:  # the env's models load after the first frame
+    from fleet_tui.envs.base import Tool
 
 AREA_WIDGETS = (
     "FilterInput, ToolList, ToolPanel, ResultView, HistoryTable, ScreenshotPane, HeldCalls, "

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from fleet_tui.controller import CallRecord, ConnectionState, SessionController
-from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import one_line
 from fleet_tui.ui.calls import ShowTool, StartCall
 from fleet_tui.ui.host import AppServices
 
-if TYPE_CHECKING:  # mounted after the first frame, its module loaded then
+if TYPE_CHECKING:  # the session's models and the screenshot pane load after the first frame
+    from fleet_tui.controller import CallRecord, SessionController
     from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
 
 
@@ -22,7 +21,8 @@ class ComputerUseHost(AppServices, Protocol):
     """What computer use needs of the app: the session, the screenshot pane, the form and
     the call worker."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
 
     @property
     def screenshot_pane(self) -> ScreenshotPane: ...
@@ -43,6 +43,9 @@ class ComputerUse:
 
     def call_worker_finished(self) -> None:
         """Actions queued just as the call worker was finishing start a new one."""
+        from fleet_tui.controller import ConnectionState
+        from fleet_tui.envs.base import COMPUTER_TOOL
+
         session = self._host.controller
         if (
             session.pending_actions
@@ -54,6 +57,8 @@ class ComputerUse:
     async def act(self, event: ScreenshotPane.Act) -> None:
         """A click or key on the screenshot: sent (queued behind a running call) or put in
         the form."""
+        from fleet_tui.envs.base import COMPUTER_TOOL
+
         host = self._host
         if not event.send:
             host.post_message(ShowTool(COMPUTER_TOOL, event.arguments))
@@ -65,6 +70,8 @@ class ComputerUse:
             host.start_call(COMPUTER_TOOL, event.arguments)
 
     def take_screenshot(self) -> None:
+        from fleet_tui.envs.base import COMPUTER_TOOL
+
         if self._has_computer():
             self._host.post_message(StartCall(COMPUTER_TOOL, {"action": "screenshot"}))
 

@@ -8,23 +8,21 @@ A part of the app with a narrow port: `Connection` reaches the app only through
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.screen import Screen
 from textual.signal import Signal
 
-from fleet_tui.call_command import target_options
-from fleet_tui.controller import CallRecord, ConnectionState, SessionController
-from fleet_tui.envs.base import EnvInfo, Tool
-from fleet_tui.envs.targets import LocalTarget
-from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import describe_error
 from fleet_tui.ui.host import AppServices
-from fleet_tui.ui.screens.endpoints import EndpointsScreen
 from fleet_tui.ui.widgets.banner import Banner
 from fleet_tui.ui.widgets.progress_panel import ProgressPanel
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel, form_arguments
+
+if TYPE_CHECKING:  # the session's models load after the first frame
+    from fleet_tui.controller import CallRecord, SessionController
+    from fleet_tui.envs.base import EnvInfo, Tool
 
 
 class ConnectionHost(AppServices, Protocol):
@@ -32,7 +30,9 @@ class ConnectionHost(AppServices, Protocol):
     (a tool's form, a screenshot call, the reset's observation), the footer's keys and the
     signal extensions follow."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     env_ready: Signal[list[Tool]]
     keep_note: list[str]
 
@@ -84,6 +84,8 @@ class Connection:
 
     def start(self, reopen: bool = False) -> None:
         """Connect (`reopen`: reopen the connected env's connections) in a worker."""
+        from fleet_tui.controller import ConnectionState
+
         session = self._host.controller
         session.start_connecting(reopen)
         self._screen.banner.hide()
@@ -113,6 +115,8 @@ class Connection:
         self._screen.refresh_status()
 
     async def _tools_ready(self, tools: list[Tool]) -> None:
+        from fleet_tui.envs.base import COMPUTER_TOOL
+
         host, screen = self._host, self._screen
         computer_use = host.controller.computer_use
         screen.tool_list.set_tools(tools)
@@ -164,6 +168,9 @@ class Connection:
 
     def remember_kept(self, info: EnvInfo) -> None:
         """Fill `keep_note` with how to attach again to an instance kept running (--keep)."""
+        from fleet_tui.call_command import target_options
+        from fleet_tui.envs.targets import LocalTarget
+
         if not (info.keep and info.instance_id):
             return
         target = self._host.controller.target
@@ -181,6 +188,8 @@ class Connection:
 
     def show_endpoints(self) -> None:
         """The endpoints' info view (ctrl+e)."""
+        from fleet_tui.ui.screens.endpoints import EndpointsScreen
+
         session = self._host.controller
         endpoints = session.env.endpoints() if session.env is not None else []
         self._host.push_screen(EndpointsScreen(endpoints, session))

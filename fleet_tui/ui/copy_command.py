@@ -6,19 +6,21 @@ A part of the app with a narrow port: `CommandCopy` reaches the app only through
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from fleet_tui.call_command import call_command
-from fleet_tui.controller import SessionController
 from fleet_tui.text import one_line
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
+
+if TYPE_CHECKING:  # the session's models load after the first frame
+    from fleet_tui.controller import SessionController
 
 
 class CommandCopyHost(AppServices, Protocol):
     """What copying a call as a command needs of the app."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
 
     @property
     def tool_panel(self) -> ToolPanel: ...
@@ -34,6 +36,8 @@ class CommandCopy:
 
     def current_command(self) -> str | None:
         """The command for the form's call (None without a tool; ValueError for bad JSON)."""
+        from fleet_tui.call_command import call_command
+
         panel = self._host.tool_panel
         if panel.tool is None:
             return None

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fleet_tui.envs.base import EnvError
-from fleet_tui.session.recorder import SessionRecorder
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.ui.host import AppServices
 
 if TYPE_CHECKING:
+    from fleet_tui.session.recorder import SessionRecorder
     from fleet_tui.session.web_page import ExportedPage
 
 

@@ -17,14 +17,17 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
-from fleet_tui.envs.base import Tool
+if TYPE_CHECKING:  # the env's models load after the first frame
+    from fleet_tui.envs.base import Tool
+
 
 DESCRIPTION_CHARS = 200
 """How much of a description the filter searches."""
 REMEMBERED_QUERIES = 32
 
-Ranked = list[tuple[Tool, list[int]]]
+Ranked = list[tuple["Tool", list[int]]]
 
 
 def word_hits(text: str, offsets: Iterable[int]) -> int:

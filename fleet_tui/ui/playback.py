@@ -35,7 +35,9 @@ Played = ResetEvent | CallEvent | VerifyEvent
 class PlaybackHost(AppServices, Protocol):
     """What a playback needs of the app."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     extension_actions: dict[Extension, Callable[[], Any]]
     status_notes: list[Callable[[], Text]]
     shutting_down: bool

@@ -4,18 +4,19 @@ A part of the app with a narrow port: `EnvReset` reaches the app only through `R
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.screen import Screen
 from textual.signal import Signal
 
-from fleet_tui.controller import CallRecord, SessionController
-from fleet_tui.envs.base import ResetResult
-from fleet_tui.tasks.start import COMPUTER_TOOL
 from fleet_tui.text import one_line
 from fleet_tui.ui.calls import ShowResult
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.screens.reset_screen import ResetAsked, ResetScreen
+
+if TYPE_CHECKING:  # the env's and session's models load after the first frame
+    from fleet_tui.controller import CallRecord, SessionController
+    from fleet_tui.envs.base import ResetResult
 
 
 class ResetHost(AppServices, Protocol):
@@ -23,7 +24,9 @@ class ResetHost(AppServices, Protocol):
     after the reset, awaited: it follows the reset in the same worker), and the signal
     extensions follow."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     env_reset: Signal[ResetResult]
 
     def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
@@ -55,6 +58,8 @@ class EnvReset:
         self._host.run_worker(self._reset(seed, options), group="call", exit_on_error=False)
 
     async def _reset(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        from fleet_tui.envs.base import COMPUTER_TOOL
+
         host, session = self._host, self._host.controller
         record, outcome = await session.reset(seed, options)
         if outcome is None:

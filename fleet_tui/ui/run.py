@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fleet_tui.envs.base import EnvError
 from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S
-from fleet_tui.envs.factory import make_env
-from fleet_tui.envs.targets import Target
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.stop_signals import stop_on_signals
 from fleet_tui.text import clean
 from fleet_tui.ui import images, terminal_probe
@@ -21,27 +20,39 @@ from fleet_tui.ui.trajectory import TrajectoryReplay
 from fleet_tui.ui.widgets.task_features import TaskFeatures
 
 if TYPE_CHECKING:
+    from fleet_tui.controller import SessionController
+    from fleet_tui.envs.targets import Target
+    from fleet_tui.session.recorder import SessionRecorder
     from fleet_tui.ui.playback import Playback
 
 
-def run_app(target: Target, args: Any = None) -> int:
-    """Run the app on `target` until the user quits; returns the exit code."""
+def run_app(target: Target | Callable[[], Target], args: Any = None) -> int:
+    """Run the app on `target` until the user quits; returns the exit code. `target` may be
+    what makes it (from the command line's words): the app makes it once its first frame is
+    drawn, as the models load then."""
     terminal_probe.wait()  # before anything can end the process with the terminal's answer unread
     try:
         images.choose_backend(getattr(args, "image_backend", None))
     except ValueError as error:
         raise EnvError(str(error)) from None
     images.image_widget_class()  # probe the terminal now: it cannot be probed once Textual runs
-    features = TaskFeatures.from_args(target, args)
+    features = TaskFeatures.from_args(args)
     trajectory = TrajectoryReplay.from_args(args)
     playback = played_back(args)
     keep_note: list[str] = []
+
+    def open_recorder(target: Target) -> SessionRecorder | None:
+        """The session's recorder, opened when the app makes its session; the images of
+        its results are saved beside it."""
+        recorder = features.open_recorder(target)
+        app.image_folder = features.images_folder
+        return recorder
+
     app = FleetTuiApp(
         target,
         keep_note=keep_note,
-        env_factory=playback.env_factory if playback else make_env,
-        recorder=None if playback else features.recorder,
-        image_folder=features.images_folder,
+        env_factory=playback.env_factory if playback else None,
+        recorder=None if playback else open_recorder,
         roots=getattr(args, "roots", None),
         preferences=Preferences(preferences_path()),
         timeout_s=getattr(args, "timeout", DEFAULT_CALL_TIMEOUT_S),
@@ -98,10 +109,15 @@ async def run_until_closed(app: FleetTuiApp) -> int:
             await app.run_async()
         finally:
             await app.run_closers()
-            session = app.controller
-            if session.env is not None or session.env_closes:
-                print("fleet-tui: closing what fleet-tui created…", file=sys.stderr, flush=True)
-            await session.close()
-            for problem in session.close_problems:
-                print(f"fleet-tui: {clean(problem)}", file=sys.stderr, flush=True)
+            if app.made_session is not None:  # none when the app ended before its first frame
+                await close_session(app.made_session)
     return stop.exit_code or app.return_code or 0
+
+
+async def close_session(session: SessionController) -> None:
+    """Close what the session created, saying so, and the problems closing met."""
+    if session.env is not None or session.env_closes:
+        print("fleet-tui: closing what fleet-tui created…", file=sys.stderr, flush=True)
+    await session.close()
+    for problem in session.close_problems:
+        print(f"fleet-tui: {clean(problem)}", file=sys.stderr, flush=True)

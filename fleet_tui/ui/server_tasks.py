@@ -20,17 +20,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.widget import Widget
 from textual.worker import Worker
 
-from fleet_tui.controller import CallRecord, SessionController
-from fleet_tui.envs.base import EnvError
-from fleet_tui.envs.server_events import ServerTask
+from fleet_tui.envs.errors import EnvError
 from fleet_tui.envs.tool_tasks import optional_tools_as_tasks
-from fleet_tui.session_records import CallFinished, CallTaskStatus, SessionEvent
 from fleet_tui.text import one_line
 from fleet_tui.ui.calls import ShowResult
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 
-if TYPE_CHECKING:  # the Jobs pane (a DataTable) loads when a call first runs as a task
+if TYPE_CHECKING:  # the session's models load after the first frame, the Jobs pane (a
+    # DataTable) when a call first runs as a task
+    from fleet_tui.controller import CallRecord, SessionController
+    from fleet_tui.envs.server_events import ServerTask
+    from fleet_tui.session_records import SessionEvent
     from fleet_tui.ui.widgets.server_tasks_pane import ServerTasksPane
 
 PANE_ID = "pane-jobs"
@@ -39,7 +40,9 @@ PANE_ID = "pane-jobs"
 class JobsHost(AppServices, Protocol):
     """What the Jobs pane needs of the app."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     extension_actions: dict[Extension, Callable[[], Any]]
 
     async def add_sidebar_pane(self, title: str, widget: Widget, pane_id: str) -> None: ...
@@ -114,6 +117,8 @@ class ServerTasksWatch:
                 self.pane.show_listed(task)
 
     def _session_event(self, event: SessionEvent) -> None:
+        from fleet_tui.session_records import CallFinished, CallTaskStatus
+
         match event:
             case CallTaskStatus(record, task):
                 self.app.call_later(self._pane().show_task, record, task)

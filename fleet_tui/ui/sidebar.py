@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.widget import Widget
 
-from fleet_tui.controller import CallRecord, CallStatus, SessionController
 from fleet_tui.text import describe_error, one_line
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.widgets.tool_list import ToolList
 
-if TYPE_CHECKING:  # the panes mounted after the first frame, their modules loaded then
+if TYPE_CHECKING:  # the session's models and the panes mounted after the first frame load then
+    from fleet_tui.controller import CallRecord, SessionController
     from fleet_tui.ui.widgets.history import HistoryTable
     from fleet_tui.ui.widgets.protocol_log import ProtocolPane
     from fleet_tui.ui.widgets.server_log import ServerLogPane
@@ -26,7 +26,8 @@ class SidebarHost(AppServices, Protocol):
     """What the sidebar's actions need of the app: the session, and showing a record's result,
     calling a tool again and showing its form."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
 
     def start_call(self, name: str, arguments: dict[str, Any]) -> CallRecord | None: ...
 
@@ -64,6 +65,8 @@ class SidebarActions:
 
     async def act_on_history(self, event: HistoryTable.Action) -> None:
         """A history entry's key: show its result, run it again or load its arguments."""
+        from fleet_tui.controller import CallStatus
+
         entry, host = event.entry, self._host
         if event.action == "show":
             if entry.status != CallStatus.RUNNING:

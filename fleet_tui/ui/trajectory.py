@@ -20,19 +20,18 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
 
-from fleet_tui.controller import (
-    CallAdded,
-    CallRecord,
-    CallStatus,
-    SessionController,
-)
-from fleet_tui.envs.base import ResetResult, Tool
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.calls import ShowResult
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 
-if TYPE_CHECKING:  # loaded when a transcript is first opened, not before the app's first frame
+if TYPE_CHECKING:  # the session's models load after the app's first frame; the rest when a
+    # transcript is first opened
+    from fleet_tui.controller import (
+        CallRecord,
+        SessionController,
+    )
+    from fleet_tui.envs.base import ResetResult, Tool
     from fleet_tui.session.trajectory_run import TrajectoryRun
     from fleet_tui.session_records import SessionEvent
     from fleet_tui.ui.widgets.trajectory_pane import TrajectoryPane, TrajectorySteps
@@ -45,7 +44,9 @@ NO_VERIFIER = (
 class TrajectoryHost(AppServices, Protocol):
     """What the Trajectory pane needs of the app."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     env_ready: Signal[list[Tool]]
     env_reset: Signal[ResetResult]
     extension_actions: dict[Extension, Callable[[], Any]]
@@ -147,6 +148,8 @@ class TrajectoryReplay:
 
     def _session_event(self, event: SessionEvent) -> None:
         """A verdict (the Tasks pane's verifier ran) shows under the steps."""
+        from fleet_tui.controller import CallAdded, CallStatus
+
         if not (isinstance(event, CallAdded) and event.record.tool == "<verify>"):
             return
         if self.pane is None or not self.pane.is_mounted:

@@ -5,8 +5,9 @@ at run time) and, through its `SidebarLayout` part (`layout.py`), the sidebar's 
 zoom; it shows the session's calls in the history and under the form, and lays itself out for
 the env's tools.
 
-It gets the session and what extensions add to the status line through its constructor; it
-never imports the App class."""
+It gets what makes the session (called once its first frame is drawn: the session's modules
+load then) and what extensions add to the status line through its constructor; it never
+imports the App class."""
 
 from __future__ import annotations
 
@@ -23,8 +24,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
-from fleet_tui.controller import Caller, CallRecord, CallStatus, ConnectionState, SessionController
-from fleet_tui.envs.base import EndpointState, Tool
+from fleet_tui.collector import loading_modules
 from fleet_tui.text import name_line, one_line
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
@@ -37,7 +37,12 @@ from fleet_tui.ui.widgets.status_bar import StatusBar, status_text
 from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the session's models and the panes `_mount_the_rest` mounts load then
+    from fleet_tui.controller import (
+        CallRecord,
+        SessionController,
+    )
+    from fleet_tui.envs.base import Tool
     from fleet_tui.ui.widgets.history import HistoryTable
     from fleet_tui.ui.widgets.protocol_log import ProtocolPane
     from fleet_tui.ui.widgets.result_view import ResultView
@@ -69,13 +74,16 @@ class MainScreen(PaintsShownWidgets):
 
     def __init__(
         self,
-        session: SessionController,
+        open_session: Callable[[], SessionController],
         status_notes: list[Callable[[], Text]],
         preferences: Preferences,
         first_timeout: float | None,
     ) -> None:
         super().__init__()
-        self._session = session
+        self._open_session = open_session
+        """Makes the session (or gives the one made): called once the first frame is drawn,
+        as its modules (the env's and the session's models) load then."""
+        self._session: SessionController | None = None
         self._status_notes = status_notes
         """What extensions add to the status line (the app's list, filled after this)."""
         self._first_timeout = first_timeout
@@ -116,25 +124,26 @@ class MainScreen(PaintsShownWidgets):
         self.sidebar_layout.zoom_bar.display = False
         self.sidebar_layout.mount_splitter()
         self.sidebar_layout.fit(self.app.size)
-        # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
-        self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
-        self.refresh_status()
         # Keys typed while the env connects filter the tools it will list (Textual's first
         # focus, the first focusable widget, is the hidden banner's button: they were lost).
         self.tool_list.focus_filter()
         self.call_after_refresh(self._mount_the_rest)
 
     async def _mount_the_rest(self) -> None:
-        """Mount what the first frame leaves out, then say the screen is up (`Ready`): what
-        connecting and the extensions touch is all there by then. Their modules load here too,
-        not before the first frame."""
-        from fleet_tui.ui.widgets.history import HistoryTable
-        from fleet_tui.ui.widgets.protocol_log import ProtocolPane
-        from fleet_tui.ui.widgets.result_view import ResultView
-        from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
-        from fleet_tui.ui.widgets.server_log import ServerLogPane
+        """Make the session and mount what the first frame leaves out, then say the screen is
+        up (`Ready`): what connecting and the extensions touch is all there by then. Their
+        modules load here, not before the first frame."""
+        with loading_modules():
+            from fleet_tui.ui.widgets.history import HistoryTable
+            from fleet_tui.ui.widgets.protocol_log import ProtocolPane
+            from fleet_tui.ui.widgets.result_view import ResultView
+            from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
+            from fleet_tui.ui.widgets.server_log import ServerLogPane
 
-        session = self._session
+        session = self._session = self._open_session()
+        # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
+        self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
+        self.refresh_status()
         self.server_log_pane = ServerLogPane(id="server-log")
         self.protocol_pane = ProtocolPane(lambda: session.traffic, id="protocol")
         screenshot_pane = ScreenshotPane(id="screenshot-pane")
@@ -217,6 +226,8 @@ class MainScreen(PaintsShownWidgets):
 
     def show_call_added(self, record: CallRecord) -> None:
         """A call, reset or verdict joins the history; the form says the person's call runs."""
+        from fleet_tui.controller import Caller, CallStatus
+
         self.query_one("#history-empty").display = False
         self.history.add_entry(record)
         if record.status == CallStatus.RUNNING and record.caller == Caller.YOU:
@@ -230,6 +241,8 @@ class MainScreen(PaintsShownWidgets):
 
     def show_call_finished(self, record: CallRecord) -> None:
         """The history's row of `record` and, for the person's call, the form's state line."""
+        from fleet_tui.controller import Caller
+
         self.tool_panel.hide_progress()
         self.history.update_entry(record)
         if record.caller == Caller.YOU:
@@ -282,7 +295,12 @@ class MainScreen(PaintsShownWidgets):
     # -- the status line -------------------------------------------------------------------------
 
     def refresh_status(self) -> None:
+        from fleet_tui.controller import ConnectionState
+        from fleet_tui.envs.base import EndpointState
+
         session = self._session
+        if session is None:  # the first frame: the session is made right after it
+            return
         env = session.env
         idle = session.state == ConnectionState.IDLE
         endpoints = env.endpoints() if env is not None and not idle else []
@@ -310,5 +328,7 @@ class MainScreen(PaintsShownWidgets):
 
     def notify_new_warnings(self) -> None:
         """Show each of the env's warnings once (a failed heartbeat, a tool-name clash, ...)."""
+        if self._session is None:  # none before the session is made
+            return
         for warning in self._session.new_warnings():
             self.notify(one_line(warning, 300), severity="warning", markup=False, timeout=8)

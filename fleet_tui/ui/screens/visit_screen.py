@@ -4,16 +4,20 @@ again. Nothing is opened unless asked."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Button, Static
 
-from fleet_tui.envs.pages_to_visit import PageToVisit
 from fleet_tui.text import counted, one_line
 from fleet_tui.ui.keymap import bindings_for
 from fleet_tui.ui.safe_text import literal
 from fleet_tui.ui.url_actions import UrlDialog
+
+if TYPE_CHECKING:  # the env's models load after the first frame
+    from fleet_tui.envs.pages_to_visit import PageToVisit
 
 
 class VisitScreen(UrlDialog):

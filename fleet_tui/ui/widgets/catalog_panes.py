@@ -4,6 +4,8 @@ what the person asked for; the app does the work (`ui/catalog.py`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,9 +14,11 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from fleet_tui.envs.catalog import Prompt, Resource, ResourceTemplate
 from fleet_tui.text import counted, name_line, one_line, visible
 from fleet_tui.ui.keymap import bindings_for
+
+if TYPE_CHECKING:  # the env's models load after the first frame
+    from fleet_tui.envs.catalog import Prompt, Resource, ResourceTemplate
 
 
 def resource_prompt(resource: Resource, *, subscribed: bool, updated: int, width: int) -> Text:

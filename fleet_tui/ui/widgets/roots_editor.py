@@ -5,6 +5,7 @@ typed, delete removes the highlighted one, and the servers are told
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -13,9 +14,11 @@ from textual.containers import Vertical
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from fleet_tui.controller import SessionController
 from fleet_tui.envs.server_requests import root_uris
 from fleet_tui.text import describe_error, visible
+
+if TYPE_CHECKING:  # the session's models load after the first frame
+    from fleet_tui.controller import SessionController
 
 
 def offered_uri(path: str) -> str:

@@ -4,23 +4,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.visual import VisualType
 from textual.widgets import Static
 
-from fleet_tui.controller import Episode
-from fleet_tui.envs.base import EndpointState, EndpointStatus, EnvInfo
 from fleet_tui.text import clean
 from fleet_tui.ui.keymap import marks_of
 from fleet_tui.ui.widgets.tool_list import endpoint_labels
 
+if TYPE_CHECKING:  # the env's and session's models load after the first frame
+    from fleet_tui.controller import Episode
+    from fleet_tui.envs.base import EndpointStatus, EnvInfo
+
 ENDPOINT_STYLES = {
-    EndpointState.UP: ("●", "green"),
-    EndpointState.CONNECTING: ("◌", "yellow"),
-    EndpointState.DOWN: ("✗", "bold red"),
-    EndpointState.CLOSED: ("○", "dim"),
+    "up": ("●", "green"),
+    "connecting": ("◌", "yellow"),
+    "down": ("✗", "bold red"),
+    "closed": ("○", "dim"),
 }
+"""The mark and style of each `EndpointState`, by its value (a StrEnum's members are these
+strings): the status bar is drawn in the first frame, before the env's models load."""
 
 
 def ttl_left(info: EnvInfo, connected_at: float | None, now: float | None = None) -> str | None:
@@ -79,7 +84,7 @@ def status_text(
         line.append(labels[endpoint.url], style=style)
         if endpoint.transport == "sse":
             line.append(" via SSE", style="dim")
-        if endpoint.state == EndpointState.UP:
+        if endpoint.state == "up":
             shown = endpoint.tool_count if listed is None else listed.get(endpoint.url, 0)
             of = f" of {endpoint.tool_count}" if shown != endpoint.tool_count else ""
             line.append(f" ({shown}{of})", style="dim")

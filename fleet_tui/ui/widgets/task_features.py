@@ -1,8 +1,9 @@
 """Tasks, verdicts, the state (a Fleet instance's diff, an OpenEnv session's state) and session
 recording, added to the app.
 
-`TaskFeatures.from_args(target, args)` reads the app's task options and opens the session's
-recorder (on unless `--no-record`), which the app gives its session; `install(app)` adds the Tasks
+`TaskFeatures.from_args(args)` reads the app's task options; `open_recorder(target)` opens the
+session's recorder (on unless `--no-record`), which the app gives its session when it makes it,
+after its first frame; `install(app)` adds the Tasks
 and State panes to the sidebar, wires them to the session and the app's signals, and registers
 the task actions the app's keys run. The app is reached through `TaskHost`, what it offers.
 """
@@ -18,15 +19,16 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.widget import Widget
 
-from fleet_tui.controller import CallRecord, SessionController
-from fleet_tui.envs.base import ResetResult, Task, Tool, ToolResult
-from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget, Target
-from fleet_tui.session.recorder import SessionRecorder, images_dir, recorder_for
 from fleet_tui.ui.export_action import export_recorded_session
 from fleet_tui.ui.host import AppServices
 from fleet_tui.ui.keymap import Extension
 
-if TYPE_CHECKING:  # the verifiers' modules load with the Tasks pane, when there is one
+if TYPE_CHECKING:  # the session's models load after the first frame, the verifiers' with the
+    # Tasks pane (when there is one)
+    from fleet_tui.controller import CallRecord, SessionController
+    from fleet_tui.envs.base import ResetResult, Task, Tool, ToolResult
+    from fleet_tui.envs.targets import Target
+    from fleet_tui.session.recorder import SessionRecorder
     from fleet_tui.tasks.verify import AdHocVerifier, VerifierMode
     from fleet_tui.ui.widgets.tool_list import ToolList
 
@@ -34,7 +36,9 @@ if TYPE_CHECKING:  # the verifiers' modules load with the Tasks pane, when there
 class TaskHost(AppServices, Protocol):
     """What the panes need of the app they are added to."""
 
-    controller: SessionController
+    @property
+    def controller(self) -> SessionController: ...
+
     env_ready: Signal[list[Tool]]
     env_reset: Signal[ResetResult]
     call_finished: Signal[CallRecord]
@@ -66,36 +70,51 @@ class TaskFeatures:
     mode: VerifierMode = "remote"
     adhoc: AdHocVerifier | None = None
     recorder: SessionRecorder | None = None
+    recording: bool = False
+    """Whether `open_recorder` opens one (when none was given)."""
+    record_to: str | None = None
+    """Where it records (`--record`); None: a new file in the state folder."""
     timeout_s: float | None = None
     """A local verifier's time limit; None: the verifiers' default."""
     session_to_open: Path | None = None
 
     @classmethod
-    def from_args(cls, target: Target, args: Any) -> TaskFeatures:
+    def from_args(cls, args: Any) -> TaskFeatures:
         """Options: tasks, verifier_mode, verifier, record, no_record, session (all optional)."""
-        from fleet_tui.tasks.files import load_tasks
-
         tasks_file = getattr(args, "tasks", None)
-        recording = not getattr(args, "no_record", False)
         session = getattr(args, "session", None)
         return cls(
-            tasks=load_tasks(tasks_file) if tasks_file else [],
+            tasks=_load_tasks(tasks_file) if tasks_file else [],
             mode=getattr(args, "verifier_mode", None) or "remote",
             adhoc=_load_adhoc(getattr(args, "verifier", None)),
-            recorder=recorder_for(target, getattr(args, "record", None)) if recording else None,
+            recording=not getattr(args, "no_record", False),
+            record_to=getattr(args, "record", None),
             timeout_s=getattr(args, "verifier_timeout", None),
             session_to_open=Path(session) if session else None,
         )
 
+    def open_recorder(self, target: Target) -> SessionRecorder | None:
+        """The session's recorder: the one given, else one opened now for `target` when
+        recording (None when not)."""
+        if self.recorder is None and self.recording:
+            from fleet_tui.session.recorder import recorder_for
+
+            self.recorder = recorder_for(target, self.record_to)
+        return self.recorder
+
     @property
     def images_folder(self) -> Path | None:
         """The recorded session's images folder (None when not recording)."""
+        from fleet_tui.session.recorder import images_dir
+
         return images_dir(self.recorder.path) if self.recorder is not None else None
 
     async def install(self, app: TaskHost) -> None:
         """Add the panes and register the actions (`app.extension_actions`). The panes' modules
         load here, and only for the targets that have them: the app draws its first frame
         without them."""
+        from fleet_tui.envs.targets import InstanceTarget, OpenEnvTarget
+
         session = app.controller
         actions = app.extension_actions
         actions[Extension.OPEN_SESSION] = lambda: _open_session(app)
@@ -181,6 +200,13 @@ def _open_session(app: TaskHost, path: Path | None = None) -> None:
     from fleet_tui.ui.screens.session_browser import SessionBrowserScreen
 
     app.push_screen(SessionBrowserScreen(path))
+
+
+def _load_tasks(path: str) -> list[Task]:
+    """`--tasks FILE`, read now (its models load with it): a file it cannot read fails here."""
+    from fleet_tui.tasks.files import load_tasks
+
+    return load_tasks(path)
 
 
 def _load_adhoc(path: str | None) -> AdHocVerifier | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import posixpath
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from rich.text import Text
@@ -14,7 +15,6 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from fleet_tui.collector import freeze_what_lives
-from fleet_tui.envs.base import Tool
 from fleet_tui.envs.tool_hints import tool_mark
 from fleet_tui.text import counted, one_line, shortened, visible
 from fleet_tui.ui.fuzzy import FuzzyRanker, Ranking
@@ -22,6 +22,9 @@ from fleet_tui.ui.keymap import bindings_for, marks_of
 from fleet_tui.ui.widgets.filter_input import FilterInput
 from fleet_tui.ui.widgets.no_match import NoMatch
 from fleet_tui.ui.widgets.tool_rows import ToolRows
+
+if TYPE_CHECKING:  # the env's models load after the first frame
+    from fleet_tui.envs.base import Tool
 
 LONG_LIST = 1000
 """Tool lists this long are kept out of full garbage collections (shorter ones cost them little)."""

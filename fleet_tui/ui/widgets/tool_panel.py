@@ -17,7 +17,6 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, ProgressBar, Static
 
-from fleet_tui.envs.base import Tool
 from fleet_tui.envs.call_clock import DEFAULT_CALL_TIMEOUT_S, parse_timeout
 from fleet_tui.envs.tool_hints import header_line
 from fleet_tui.forms import build_form
@@ -29,7 +28,9 @@ from fleet_tui.ui.widgets.field_preview import first_focusable
 from fleet_tui.ui.widgets.in_place import set_content
 from fleet_tui.ui.widgets.tool_description import ToolDescription
 
-if TYPE_CHECKING:  # loaded with the first form, after the app's first frame (with TextArea)
+if TYPE_CHECKING:  # the env's models load after the app's first frame, the forms' widgets
+    # (with TextArea) with the first form
+    from fleet_tui.envs.base import Tool
     from fleet_tui.ui.widgets.raw_json_form import RawJsonForm
     from fleet_tui.ui.widgets.tool_form import ToolForm
 
