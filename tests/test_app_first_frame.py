@@ -10,6 +10,7 @@ import json
 import os
 import pty
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -237,32 +238,42 @@ THE_SESSIONS_MODULES = {
 and the controller: the session is made once the first frame is drawn."""
 
 
-def modules_at_the_first_frame(tmp_path: Path, *words: str) -> set[str]:
-    """The modules `fleet-tui WORDS` has loaded when its first frame is painted, run in a
-    terminal (a pseudo-terminal of 120x36)."""
-    noted = tmp_path / "modules.json"
+def run_in_a_terminal(argv: list[str], timeout: float = 60) -> tuple[int | None, str]:
+    """Run `argv` in a pseudo-terminal of 120x36 until it ends (killed after `timeout` s): its
+    exit code (None when killed) and what it wrote."""
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the program, its app noting what it loaded, then quitting
+    if pid == 0:  # the child: the program, on the terminal
         os.environ["TERM"] = "xterm-256color"
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
-        os.execv(
-            sys.executable,
-            [sys.executable, "-c", THE_PROGRAM_NOTING_ITS_FIRST_FRAME, str(noted), *words],
-        )
-    deadline = time.monotonic() + 60
+        os.execv(argv[0], argv)
+    output = bytearray()
+    deadline = time.monotonic() + timeout
     try:
-        while time.monotonic() < deadline and not os.waitpid(pid, os.WNOHANG)[0]:
+        while time.monotonic() < deadline:
             if select.select([fd], [], [], 0.2)[0]:
                 try:
-                    os.read(fd, 65536)
-                except OSError:
+                    output += os.read(fd, 65536)
+                except OSError:  # the terminal is closed: the program is ending
                     break
     finally:
         os.close(fd)
-        if not os.waitpid(pid, os.WNOHANG)[0]:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-    assert noted.exists(), "the app drew no first frame"
+    while time.monotonic() < deadline + 5:
+        ended, status = os.waitpid(pid, os.WNOHANG)
+        if ended:
+            return os.waitstatus_to_exitcode(status), output.decode(errors="replace")
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return None, output.decode(errors="replace")
+
+
+def modules_at_the_first_frame(tmp_path: Path, *words: str) -> set[str]:
+    """The modules `fleet-tui WORDS` has loaded when its first frame is painted, run in a
+    terminal."""
+    noted = tmp_path / "modules.json"
+    program = [sys.executable, "-c", THE_PROGRAM_NOTING_ITS_FIRST_FRAME, str(noted), *words]
+    code, output = run_in_a_terminal(program)
+    assert code == 0, output[-2000:]
     return set(json.loads(noted.read_text()))
 
 
@@ -275,3 +286,18 @@ def test_the_program_draws_its_first_frame_before_the_sessions_models_load(
     loaded = modules_at_the_first_frame(tmp_path, "--mcp", mcp_alpha.url, "--record", record)
     assert "fleet_tui.ui.widgets.tool_panel" in loaded  # noted at the first frame
     assert loaded & THE_SESSIONS_MODULES == set()
+
+
+def test_a_session_that_cannot_start_ends_the_program_with_its_reason(
+    mcp_alpha: ServedMcp, tmp_path: Path
+) -> None:
+    """The session is made after the first frame: when it cannot be (the session file cannot
+    be written), the app ends with exit code 2 and says why in a line, not a traceback."""
+    unwritable = tmp_path / "a-file"
+    unwritable.write_text("")
+    record = str(unwritable / "session.jsonl")  # its folder is a file
+    program = [sys.executable, "-m", "fleet_tui", "--mcp", mcp_alpha.url, "--record", record]
+    code, output = run_in_a_terminal(program)
+    assert code == 2, output[-2000:]
+    assert "fleet-tui: cannot start the session: Not a directory" in output
+    assert "NotADirectoryError" not in output  # no traceback of it

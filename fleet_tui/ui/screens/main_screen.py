@@ -25,7 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from fleet_tui.collector import loading_modules
-from fleet_tui.text import name_line, one_line
+from fleet_tui.text import describe_error, name_line, one_line
 from fleet_tui.ui.layout import SidebarLayout
 from fleet_tui.ui.preferences import Preferences
 from fleet_tui.ui.widgets.banner import Banner
@@ -140,7 +140,12 @@ class MainScreen(PaintsShownWidgets):
             from fleet_tui.ui.widgets.screenshot_pane import ScreenshotPane
             from fleet_tui.ui.widgets.server_log import ServerLogPane
 
-        session = self._session = self._open_session()
+        try:
+            session = self._session = self._open_session()
+        except Exception as error:  # its file cannot be written, say: the app ends, saying why
+            reason = f"fleet-tui: cannot start the session: {describe_error(error)}"
+            self.app.exit(return_code=2, message=Text(reason))
+            return
         # The status bar owns the clock's timer, so it stops ticking when the bar is removed.
         self.query_one(StatusBar).set_interval(1.0, self.refresh_status)
         self.refresh_status()
