@@ -181,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from fleet_tui.ui.loading import app_loading
 
-    # The terminal is probed, and the session's modules load, while the options are checked.
+    # The terminal is probed, and the app's modules load, while the options are checked (the
+    # session's load once the app's first frame is drawn).
     with app_loading(probe=on_terminal()):
         args.roots = roots_from_args(args)
         fields = checked_target_fields(args)  # the Target (pydantic's models) after the first frame

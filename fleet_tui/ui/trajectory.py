@@ -27,10 +27,7 @@ from fleet_tui.ui.keymap import Extension
 
 if TYPE_CHECKING:  # the session's models load after the app's first frame; the rest when a
     # transcript is first opened
-    from fleet_tui.controller import (
-        CallRecord,
-        SessionController,
-    )
+    from fleet_tui.controller import CallRecord, SessionController
     from fleet_tui.envs.base import ResetResult, Tool
     from fleet_tui.session.trajectory_run import TrajectoryRun
     from fleet_tui.session_records import SessionEvent

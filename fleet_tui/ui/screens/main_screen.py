@@ -38,10 +38,7 @@ from fleet_tui.ui.widgets.tool_list import ToolList
 from fleet_tui.ui.widgets.tool_panel import ToolPanel
 
 if TYPE_CHECKING:  # the session's models and the panes `_mount_the_rest` mounts load then
-    from fleet_tui.controller import (
-        CallRecord,
-        SessionController,
-    )
+    from fleet_tui.controller import CallRecord, SessionController
     from fleet_tui.envs.base import Tool
     from fleet_tui.ui.widgets.history import HistoryTable
     from fleet_tui.ui.widgets.protocol_log import ProtocolPane
