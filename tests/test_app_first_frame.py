@@ -301,3 +301,18 @@ def test_a_session_that_cannot_start_ends_the_program_with_its_reason(
     assert code == 2, output[-2000:]
     assert "fleet-tui: cannot start the session: Not a directory" in output
     assert "NotADirectoryError" not in output  # no traceback of it
+
+
+def test_help_asked_before_the_session_is_made_does_not_make_it():
+    """F1 may come before the first frame: what it lists is worked out without the session
+    (computer-use keys left out until the env says it is one)."""
+    from fleet_tui.ui.keymap import ACTIONS
+
+    def no_target() -> Target:
+        raise AssertionError("the session was made for help")
+
+    app = FleetTuiApp(no_target)
+    take_screenshot = next(a for a in ACTIONS if a.name == "take_screenshot")
+    widen = next(a for a in ACTIONS if a.name == "widen_sidebar")
+    assert not app.offers(take_screenshot) and app.offers(widen)
+    assert app.made_session is None

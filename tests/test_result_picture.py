@@ -196,3 +196,31 @@ async def test_the_first_screenshot_asks_for_no_second_layout(monkeypatch):
         await pilot.pause(0.2)
         assert all(v.rendered_cells != (0, 0) for v in views)
         assert asked == [], asked
+
+
+async def test_a_result_without_an_image_leaves_no_picture_of_the_one_before(monkeypatch):
+    """The screenshot before was still decoding when a text result came: its picture does not
+    come back into the hidden view (where `o` would open it and `s` would say nothing to
+    save)."""
+    prepare = image_view.images.prepare
+
+    def slow_prepare(*args):
+        time.sleep(0.3)
+        return prepare(*args)
+
+    monkeypatch.setattr(image_view.images, "prepare", slow_prepare)
+    app = ResultHost()
+    async with app.run_test(size=SIZE) as pilot:
+        await show(app, ImageBlock(data=screenshot(1)))
+        await show(app, TextBlock(text="typed"))
+        await wait_for(
+            pilot,
+            lambda: (
+                not any(
+                    w.group == ImageView.DECODE_GROUP and not w.is_finished for w in app.workers
+                )
+            ),
+        )
+        await pilot.pause()
+        assert picture(app).picture is None and not picture(app).display
+        assert app.query_one(ResultView).current_image() is None

@@ -183,8 +183,9 @@ class FleetTuiApp(App[int]):
 
     @property
     def made_session(self) -> SessionController | None:
-        """The session if it was made (None when the app ended before its first frame):
-        what closing looks at without making one."""
+        """The session if it was made (None before the first frame, when the app ended
+        before it, or when making it failed): what closing and help look at without making
+        one."""
         return self._session
 
     # -- the main screen: what extensions and tests use of it, handed over to it ------------------
@@ -457,7 +458,8 @@ class FleetTuiApp(App[int]):
             return Extension.AGENT_STEP in self.extension_actions
         if action.extension is not None:
             return action.extension in self.extension_actions
-        return self.controller.computer_use or not action.computer_use
+        session = self.made_session  # F1 may come before the session is made: not for F1
+        return (session is not None and session.computer_use) or not action.computer_use
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

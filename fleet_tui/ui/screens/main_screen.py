@@ -297,12 +297,12 @@ class MainScreen(PaintsShownWidgets):
     # -- the status line -------------------------------------------------------------------------
 
     def refresh_status(self) -> None:
-        from fleet_tui.controller import ConnectionState
-        from fleet_tui.envs.base import EndpointState
-
         session = self._session
         if session is None:  # the first frame: the session is made right after it
             return
+        from fleet_tui.controller import ConnectionState
+        from fleet_tui.envs.base import EndpointState
+
         env = session.env
         idle = session.state == ConnectionState.IDLE
         endpoints = env.endpoints() if env is not None and not idle else []

@@ -84,9 +84,9 @@ class HistoryTable(DataTable, SizedByContainer):
         self._due[str(entry.number)] = None
         self._write_due_rows()
 
-    def on_resize(self) -> None:
+    def on_resize(self) -> None:  # also the first event of a table just shown (before Show)
         self._due.update(dict.fromkeys(self.entries))  # the cells fit the new width
-        self._write_due_rows()
+        self.write_held_rows()
 
     def on_show(self) -> None:
         self.write_held_rows()

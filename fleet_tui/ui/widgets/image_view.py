@@ -143,18 +143,19 @@ class ImageView(Widget):
 
         folder = getattr(self.app, "image_folder", None)
         prepared = await asyncio.to_thread(images.prepare, data, mime_type, folder)
-        if self._taken_down():
+        if self._outdated(data):
             return
         with paints_held(self.app, SCALING_PAINTS_HELD_S):
             widget, cells = self.query_one("#picture"), self._cells(prepared.size)
             if isinstance(widget, HalfcellPicture) and prepared.picture is not None and cells:
                 await widget.prepare(prepared.picture, Size(*cells))  # drawn off the UI thread
-            if not self._taken_down():
+            if not self._outdated(data):
                 self._draw(prepared)
 
-    def _taken_down(self) -> bool:
-        """The view's parts were removed while it decoded (a newer result replaced it)."""
-        return not self.query("#picture")
+    def _outdated(self, data: bytes) -> bool:
+        """While `data` decoded, the view was given other data (or none: a result without an
+        image), or its parts were removed."""
+        return self.data is not data or not self.query("#picture")
 
     def _draw(self, prepared: images.Prepared | None, *, decoding: bool = False) -> None:
         """Show `prepared`; while the next picture is `decoding`, the box of the one before
