@@ -81,11 +81,13 @@ class FormFields(VerticalScroll, can_focus=False):
             self._below = count
             self.post_message(self.Below(count))
 
-    def on_mount(self) -> None:  # a Resize may come before the handler can take it
-        self.call_after_refresh(self._count_below)
+    def on_mount(self) -> None:
+        # after every layout of the screen: the fields' places change in layouts that send
+        # this scroll view no Resize (a field growing when arguments are loaded, say)
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._laid_out)
 
-    def on_resize(self) -> None:  # also when the fields' height changes
-        self.call_after_refresh(self._count_below)
+    def _laid_out(self, _screen: object) -> None:
+        self._count_below()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
