@@ -221,8 +221,10 @@ class ToolPanel(Vertical):
 
     def hide_progress(self) -> None:
         self._progress.clear()
-        self.query_one("#call-progress").display = False
-        self.query_one(ProgressBar).update(total=None, progress=0)
+        shown = self.query_one("#call-progress")
+        if shown.display:  # most calls report no progress: nothing to hide
+            shown.display = False
+            self.query_one(ProgressBar).update(total=None, progress=0)
 
     @on(Button.Pressed, "#call-button")
     def _call(self, event: Button.Pressed) -> None:
