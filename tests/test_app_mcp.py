@@ -41,6 +41,7 @@ async def test_call_shows_text_history_and_timing(two_servers):
         timing = dict(app.result_view.plan.timing)
         assert timing["Endpoint"] == entry.result.endpoint == two_servers.urls[0]
         assert timing["Latency"].endswith(" ms") and timing["Status"] == "ok"
+        app.result_view.select_tab("raw")
         raw = app.query_one("#raw", TextPager).text
         assert "hello from the form" in raw
         await call(pilot, "echo", {"text": "# Notes\n\n- one\n- **two**"})
@@ -66,6 +67,20 @@ async def test_history_holds_its_rows_while_its_tab_is_hidden(two_servers):
         await wait_idle(pilot)
         assert "echo  ok" in app.history.get_row("3")[1].plain
         assert app.history.cursor_row == 2
+
+
+async def test_the_result_tabs_out_of_sight_are_filled_when_shown(two_servers):
+    app = FleetTuiApp(two_servers)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot)
+        await call(pilot, "echo", {"text": "first text"})
+        await call(pilot, "echo", {"text": "second text"})
+        assert "second text" not in app.query_one("#raw", TextPager).text  # not shown yet
+        await pilot.click("#--content-tab-tab-raw")
+        await pilot.pause()
+        assert "second text" in app.query_one("#raw", TextPager).text
+        await call(pilot, "echo", {"text": "third text"})  # the Raw tab in sight: filled
+        assert "third text" in app.query_one("#raw", TextPager).text
 
 
 async def test_escape_cancels_a_running_call(two_servers):

@@ -175,6 +175,9 @@ class ResultView(Vertical):
         self._showing = asyncio.Lock()
         """One `show` at a time: two at once (a call's, and its history row's) would mount
         both results."""
+        self._unfilled: set[str] = set()
+        """The tabs out of sight that do not show the current plan yet: each is filled when
+        it is shown (most results are only ever read in the Rendered tab)."""
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="result-tabs"):
@@ -211,9 +214,8 @@ class ResultView(Vertical):
         rendered = self.query_one("#rendered", VerticalScroll)
         pending = _show_parts(rendered, plan.parts, self.query_one("#result-picture", ImageView))
         rendered.scroll_home(animate=False)
-        self.query_one("#raw", TextPager).set_text(plan.raw)
-        self._show_structured(plan)
-        set_content(self.query_one("#timing", Static), _timing_table(plan.timing))
+        self._unfilled = {"tab-raw", "tab-structured", "tab-timing"}
+        self._fill(self.query_one(TabbedContent).active)
         for step in pending:
             await step
 
@@ -240,6 +242,22 @@ class ResultView(Vertical):
             left, top = self.content_offset
             regions = (Region(-left, -top, self.outer_size.width, 1),)
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id is not None:
+            self._fill(event.pane.id)
+
+    def _fill(self, pane_id: str) -> None:
+        """Show the current plan in the tab `pane_id` if it does not yet."""
+        if pane_id not in self._unfilled or self.plan is None:
+            return
+        self._unfilled.discard(pane_id)
+        if pane_id == "tab-raw":
+            self.query_one("#raw", TextPager).set_text(self.plan.raw)
+        elif pane_id == "tab-structured":
+            self._show_structured(self.plan)
+        elif pane_id == "tab-timing":
+            set_content(self.query_one("#timing", Static), _timing_table(self.plan.timing))
 
     def _show_structured(self, plan: ResultPlan) -> None:
         view = plan.structured
@@ -311,6 +329,7 @@ class ResultView(Vertical):
 
     def select_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{tab}"
+        self._fill(f"tab-{tab}")  # at once, not when the tab's message comes
 
 
 def _show_parts(container: Widget, parts: list[Part], picture: ImageView) -> list[Awaitable[None]]:
