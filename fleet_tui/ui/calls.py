@@ -11,12 +11,10 @@ they go on."""
 from __future__ import annotations
 
 import asyncio
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer, TimerCallback
 from textual.worker_manager import WorkerManager
 
 from fleet_tui.envs.call_clock import call_limit
@@ -24,7 +22,7 @@ from fleet_tui.envs.pages_to_visit import pages_of
 from fleet_tui.envs.tool_hints import is_destructive
 from fleet_tui.text import describe_error, name_line, one_line, visible
 from fleet_tui.ui.host import AppServices
-from fleet_tui.ui.paints_held import paints_held
+from fleet_tui.ui.paints_held import PaintHolder, paints_held
 from fleet_tui.ui.screens.confirm_screen import ConfirmScreen
 from fleet_tui.ui.screens.visit_screen import VisitScreen
 from fleet_tui.ui.widgets.tool_list import ToolList
@@ -74,7 +72,7 @@ class ShowTool(Message):
         self.arguments = arguments
 
 
-class CallsHost(AppServices, Protocol):
+class CallsHost(AppServices, PaintHolder, Protocol):
     """What calling tools needs of the app: the session, the form, the result view (absent
     while the app closes), the screenshot pane, a dialog, its workers and its status line."""
 
@@ -100,20 +98,6 @@ class CallsHost(AppServices, Protocol):
     def push_screen(self, screen: Screen[Any], callback: Any = None) -> Any: ...
 
     def refresh_status(self) -> None: ...
-
-    @property
-    def screen(self) -> Screen[object]: ...
-
-    def batch_update(self) -> AbstractContextManager[None]: ...
-
-    def set_timer(
-        self,
-        delay: float,
-        callback: TimerCallback | None = None,
-        *,
-        name: str | None = None,
-        pause: bool = False,
-    ) -> Timer: ...
 
 
 class Calls:
