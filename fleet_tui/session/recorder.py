@@ -1,19 +1,16 @@
 """Append every event of a session to a JSONL file as it happens.
 
-A writer thread does the work (redacting, encoding, hashing, writing), so a big result costs
-the caller nothing; `close` (also run at interpreter exit, after a crash) writes what is queued.
+A writer thread redacts, encodes, hashes and writes, so a big result costs the caller nothing;
+`close` (also run at exit, after a crash) writes what is queued.
 
 Each event is one line, written and flushed at once, so a crash loses nothing that already
 happened. Images go beside the session file (`NAME.images/<sha256>.<ext>`), binary resource
 contents too (`NAME.blobs/<sha256>.<ext>`), and so does any other block, or structured content,
 whose JSON is over INLINE_LIMIT (`NAME.blocks/<sha256>.json`): the line holds a reference.
-Besides calls and results, a session holds resource reads and prompt gets (their contents and
-messages stored the same way), servers' log messages, agents' calls never made, notes, scores.
+Besides calls and results: resource reads, prompt gets, servers' logs, unmade calls, notes.
 
-A recorder is the one subscriber that records a session: given to `SessionController` (its
-`recorder`), it hears the controller's events (`on_event`) and writes them.
-Secrets never reach the disk (see `redact`), and the files are for their owner only (see
-`private_files`).
+A recorder, given to `SessionController` (its `recorder`), hears its events (`on_event`) and
+writes them. Secrets never reach the disk (`redact`); the files are their owner's alone.
 """
 
 from __future__ import annotations
